@@ -1,0 +1,3 @@
+from pyengine.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,239 @@
+"""The `pyengine` command line: check scenario files, explain answers, list readings and rules.
+
+Exit codes: 0 all expectations hold, 1 an expectation failed, 2 bad input (nothing else is printed then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from pyengine import kb as kbase
+from pyengine.engine import answer
+from pyengine.errors import InputError, closest
+from pyengine.games import registry
+from pyengine.render import answer_data, explain
+from pyengine.scenario import Scenario, check_readings, load_scenario, scenario_files
+
+
+def _parse_overrides(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
+    """The command line's profile and readings that belong to this scenario's game."""
+    kb = kbase.load(scenario.game.name)
+    chosen: dict[str, str] = {}
+    if args.profile and args.profile in kb.profiles:
+        chosen.update(kb.profiles[args.profile])
+    for name, value in args.reading_pairs:
+        if name in kb.readings:
+            chosen[name] = value
+    return chosen
+
+
+def _validate_options(args: argparse.Namespace) -> None:
+    games = list(registry())
+    kbs = [kbase.load(g) for g in games]
+    args.reading_pairs = []
+    for text in getattr(args, "reading", None) or []:
+        name, sep, value = text.partition("=")
+        if not sep:
+            raise InputError(f"--reading {text!r} has no '='", field="--reading", expected="NAME=VALUE")
+        owner = next((kb for kb in kbs if name in kb.readings), None)
+        all_names = [n for kb in kbs for n in kb.readings]
+        if owner is None:
+            raise InputError(f"unknown reading {name!r}", field="--reading", expected="a name from `pyengine readings`",
+                             suggestion=closest(name, all_names))
+        check_readings({name: value}, owner, None, "--reading")
+        args.reading_pairs.append((name, value))
+    profile = getattr(args, "profile", None)
+    if profile:
+        profiles = {p for kb in kbs for p in kb.profiles}
+        if profile not in profiles:
+            raise InputError(f"unknown profile {profile!r}", field="--profile",
+                             expected="one of " + ", ".join(sorted(profiles)), suggestion=closest(profile, profiles))
+
+
+def _load_all(paths: list[str]) -> list[Scenario]:
+    files = scenario_files([Path(p) for p in paths])
+    if not files:
+        raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
+    errors: list[InputError] = []
+    scenarios = []
+    for file in files:
+        try:
+            scenarios.append(load_scenario(file))
+        except InputError as error:
+            errors.append(error)
+    if errors:
+        raise _Errors(errors)
+    return scenarios
+
+
+class _Errors(Exception):
+    def __init__(self, errors: list[InputError]):
+        self.errors = errors
+
+
+def _progress(done: int, total: int, started: float) -> None:
+    if sys.stderr.isatty() and total > 1 and time.monotonic() - started > 1.0:
+        print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    scenarios = _load_all(args.paths)
+    passed = failed = 0
+    report = []
+    started = time.monotonic()
+    for index, scenario in enumerate(scenarios, 1):
+        answers = answer(scenario, _parse_overrides(args, scenario))
+        entries = [answer_data(scenario, a) for a in answers]
+        for a, entry in zip(answers, entries, strict=True):
+            if a.failures():
+                failed += 1
+                if not args.json:
+                    reasons = ", ".join(entry["rules"]) or "none"
+                    print(f"FAIL {scenario.path} [{a.question.id}]: {'; '.join(a.failures())} (reasons: {reasons})")
+            else:
+                passed += 1
+        report.append({"file": scenario.path, "title": scenario.title, "questions": entries})
+        _progress(index, len(scenarios), started)
+    if args.json:
+        print(json.dumps({"passed": passed, "failed": failed, "scenarios": report}, indent=2, ensure_ascii=False))
+    else:
+        print(f"{passed} passed, {failed} failed ({len(scenarios)} scenario files)")
+    return 1 if failed else 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    scenario = _load_all([args.file])[0]
+    answers = answer(scenario, _parse_overrides(args, scenario))
+    if args.question:
+        answers = [a for a in answers if a.question.id == args.question]
+        if not answers:
+            ids = [q.id for q in scenario.questions]
+            raise InputError(f"no question {args.question!r} in {args.file}", field="--question",
+                             expected="one of " + ", ".join(ids), suggestion=closest(args.question, ids))
+    if args.json:
+        print(json.dumps({"file": scenario.path, "title": scenario.title,
+                          "questions": [answer_data(scenario, a) for a in answers]}, indent=2, ensure_ascii=False))
+    else:
+        print(explain(scenario, answers))
+    return 1 if any(a.failures() for a in answers) else 0
+
+
+def _games(args: argparse.Namespace) -> list[str]:
+    return [args.game] if args.game else list(registry())
+
+
+def cmd_readings(args: argparse.Namespace) -> int:
+    data: list[dict[str, Any]] = []
+    for game in _games(args):
+        kb = kbase.load(game)
+        document = registry()[game].document
+        for reading in sorted(kb.readings.values(), key=lambda r: r.name):
+            data.append({"game": game, "reading": reading.name, "question": reading.text, "default": reading.default,
+                         "choices": [{"value": c.value, "statement": c.text, "document": document,
+                                      "paragraphs": c.paragraphs} for c in reading.choices.values()],
+                         "profiles": {p: v[reading.name] for p, v in sorted(kb.profiles.items()) if reading.name in v}})
+    if args.json:
+        print(json.dumps({"readings": data}, indent=2, ensure_ascii=False))
+        return 0
+    for entry in data:
+        print(f"{entry['reading']} ({entry['game']}): {entry['question']}")
+        for choice in entry["choices"]:
+            mark = " [default]" if choice["value"] == entry["default"] else ""
+            paras = ", ".join(choice["paragraphs"])
+            print(f"  {choice['value']}{mark}: {choice['statement']} ({choice['document']} {paras})")
+        if entry["profiles"]:
+            print("  profiles: " + ", ".join(f"{p}={v}" for p, v in entry["profiles"].items()))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    data = []
+    for game in _games(args):
+        for rule in sorted(kbase.load(game).rules.values(), key=lambda r: r.id):
+            data.append({"game": game, "rule": rule.id, "statement": rule.text,
+                         "sources": [{"document": d, "paragraph": p} for d, p in rule.sources],
+                         "readings": [{"reading": n, "choice": v} for n, v in rule.readings]})
+    if args.json:
+        print(json.dumps({"rules": data}, indent=2, ensure_ascii=False))
+        return 0
+    for entry in data:
+        sources = ", ".join(f"{s['document']} {s['paragraph']}" for s in entry["sources"])
+        only = "".join(f" [only under {r['reading']}={r['choice']}]" for r in entry["readings"])
+        print(f"{entry['rule']}: {entry['statement']}{only}\n    sources: {sources}")
+    return 0
+
+
+def cmd_facts(args: argparse.Namespace) -> int:
+    scenario = _load_all([args.file])[0]
+    answers = answer(scenario, _parse_overrides(args, scenario))
+    seen: list[str] = []
+    for a in answers:
+        seen.extend(f for f in a.facts if f not in seen)
+    if args.json:
+        print(json.dumps({"file": scenario.path, "facts": seen}, indent=2, ensure_ascii=False))
+    else:
+        print("\n".join(seen))
+    return 0
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pyengine", description=(
+        "A rules knowledge base for card games, in Answer Set Programming: says whether a play, a deck or an "
+        "action is legal and why, down to the paragraph of the rules document."))
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def readings_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--reading", action="append", metavar="NAME=VALUE",
+                       help="choose a reading for this run (repeatable); wins over the scenario's choices")
+        p.add_argument("--profile", help="choose a named set of readings (see `pyengine readings`)")
+        p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    check = sub.add_parser("check", help="run scenario files and compare the answers with their expectations")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
+    readings_options(check)
+    check.set_defaults(func=cmd_check)
+
+    exp = sub.add_parser("explain", help="explain each answer: verdict <- rule <- paragraph <- state")
+    exp.add_argument("file", metavar="FILE")
+    exp.add_argument("--question", help="only this question id")
+    readings_options(exp)
+    exp.set_defaults(func=cmd_explain)
+
+    games = sorted(registry())
+    rd = sub.add_parser("readings", help="list the readings, their choices, defaults and paragraphs")
+    rd.add_argument("--game", choices=games)
+    rd.add_argument("--json", action="store_true", help="print the results as JSON")
+    rd.set_defaults(func=cmd_readings)
+
+    rl = sub.add_parser("rules", help="list the declared rules with their document paragraphs")
+    rl.add_argument("--game", choices=games)
+    rl.add_argument("--json", action="store_true", help="print the results as JSON")
+    rl.set_defaults(func=cmd_rules)
+
+    fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
+    fa.add_argument("file", metavar="FILE")
+    readings_options(fa)
+    fa.set_defaults(func=cmd_facts)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        _validate_options(args)
+        return int(args.func(args))
+    except InputError as error:
+        print(f"error: {error}", file=sys.stderr)
+        return 2
+    except _Errors as errors:
+        for error in errors.errors:
+            print(f"error: {error}", file=sys.stderr)
+        return 2
+    except BrokenPipeError:
+        return 0

@@ -1,0 +1,106 @@
+"""Runs the encodings on a scenario: one fresh clingo Control per group of questions that share their
+readings, fed the rules, the declarations and only the facts of the cards in the state. No legality is
+decided here; verdicts, reasons and the readings they rested on are read back from the stable model."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import clingo
+
+from pyengine import kb as kbase
+from pyengine.resources import facts_dir, rules_dir
+from pyengine.scenario import Question, Scenario
+from pyengine.text import asp_string
+
+
+@dataclass
+class Reason:
+    rule: str
+    evidence: clingo.Symbol
+
+
+@dataclass
+class Answer:
+    question: Question
+    verdict: str | None
+    reasons: list[Reason]
+    rested_on: dict[str, str]
+    readings: dict[str, str]
+    facts: list[str] = field(default_factory=list, repr=False)
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return sorted({r.rule for r in self.reasons})
+
+    def failures(self) -> list[str]:
+        """What differs from the question's expectations (empty when they hold)."""
+        problems = []
+        q = self.question
+        if q.expect is not None and self.verdict != q.expect:
+            problems.append(f"expected {q.expect}, got {self.verdict}")
+        if q.rules is not None and sorted(set(q.rules)) != self.rule_ids:
+            problems.append(f"expected rules [{', '.join(sorted(set(q.rules)))}], got [{', '.join(self.rule_ids)}]")
+        return problems
+
+
+@cache
+def program_text(game: str) -> str:
+    """The encodings of a game with its declarations, read once per process."""
+    files = [*sorted(Path(rules_dir(), "common").glob("*.lp")), *sorted(Path(rules_dir(), game).glob("*.lp")),
+             *(p for p in sorted(Path(facts_dir(), game).glob("*.lp")) if p.name != "paragraphs.lp")]
+    return "\n".join(f"% file: {p.name}\n" + p.read_text(encoding="utf-8") for p in files)
+
+
+def effective_readings(scenario: Scenario, question: Question, overrides: dict[str, str]) -> dict[str, str]:
+    """The choices in force for a question: defaults, then the scenario's, the question's, the command line's."""
+    kb = kbase.load(scenario.game.name)
+    readings = {name: r.default for name, r in kb.readings.items()}
+    readings.update(scenario.readings)
+    readings.update(question.readings)
+    readings.update(overrides)
+    return readings
+
+
+def solve(game: str, facts: list[str]) -> list[clingo.Symbol]:
+    """Ground and solve the game's program with these facts; the one stable model's shown atoms."""
+    control = clingo.Control(["--warn=none"])
+    control.add("base", [], program_text(game))
+    control.add("base", [], "\n".join(facts))
+    control.ground([("base", [])])
+    shown: list[clingo.Symbol] = []
+    result = control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+    if not result.satisfiable:
+        raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+    return shown
+
+
+def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[Answer]:
+    """Answer every question of a scenario."""
+    overrides = overrides or {}
+    groups: dict[tuple[tuple[str, str], ...], list[Question]] = {}
+    for question in scenario.questions:
+        key = tuple(sorted(effective_readings(scenario, question, overrides).items()))
+        groups.setdefault(key, []).append(question)
+    answers: dict[str, Answer] = {}
+    for key, questions in groups.items():
+        readings = dict(key)
+        facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
+        facts.extend(f"reading_chosen({name},{value})." for name, value in readings.items())
+        symbols = solve(scenario.game.name, facts)
+        undeclared = [str(s.arguments[0]) for s in symbols if s.name == "undeclared"]
+        if undeclared:
+            raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
+        for q in questions:
+            qid = asp_string(q.id)
+            mine = [s for s in symbols if s.arguments and str(s.arguments[0]) == qid]
+            verdicts = [str(s.arguments[1]) for s in mine if s.name == "verdict"]
+            if len(verdicts) > 1:
+                raise RuntimeError(f"question {q.id} got several verdicts {verdicts}: a defect of the encodings")
+            reasons = sorted((Reason(str(s.arguments[1]), s.arguments[2]) for s in mine if s.name == "reason"),
+                             key=lambda r: (r.rule, str(r.evidence)))
+            rested = {str(s.arguments[1]): str(s.arguments[2]) for s in mine if s.name == "rested_on"}
+            answers[q.id] = Answer(q, verdicts[0] if verdicts else None, reasons, rested, readings, facts)
+    return [answers[q.id] for q in scenario.questions]

@@ -1,0 +1,48 @@
+"""Input errors: one message per problem, naming the file, line, column and field, what was expected, and a
+suggestion where one exists. The command line prints them and exits with code 2."""
+
+from __future__ import annotations
+
+import difflib
+from collections.abc import Iterable
+from dataclasses import dataclass
+
+
+@dataclass
+class InputError(Exception):
+    message: str
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    field: str | None = None
+    expected: str | None = None
+    suggestion: str | None = None
+
+    def __str__(self) -> str:
+        where = ":".join(str(p) for p in (self.file, self.line, self.column) if p is not None)
+        text = f"{where}: " if where else ""
+        if self.field:
+            text += f"{self.field}: "
+        text += self.message
+        if self.expected:
+            text += f"; expected {self.expected}"
+        if self.suggestion:
+            text += f"; did you mean {self.suggestion}?"
+        return text.replace("\n", "\\n")
+
+    def as_dict(self) -> dict[str, object]:
+        return {k: v for k, v in self.__dict__.items() if v is not None}
+
+
+class InputErrors(Exception):
+    """Several input errors found in one pass, reported together."""
+
+    def __init__(self, errors: list[InputError]):
+        super().__init__("\n".join(str(e) for e in errors))
+        self.errors = errors
+
+
+def closest(word: str, choices: Iterable[str], n: int = 3) -> str | None:
+    """The closest few choices to a misspelt word, quoted and joined, or None."""
+    found = difflib.get_close_matches(word, list(choices), n=n, cutoff=0.6)
+    return " or ".join(repr(f) for f in found) if found else None

@@ -1,0 +1,36 @@
+"""The games the knowledge base encodes. Each game module knows its document, its catalog, how its state
+and questions read from a scenario file, which facts they become, and how to describe evidence."""
+
+from __future__ import annotations
+
+from typing import Any, Protocol
+
+import clingo
+
+from pyengine.catalog import Catalog
+from pyengine.fields import Fields
+
+
+class Game(Protocol):
+    name: str
+    document: str
+    state_fields: set[str]
+    # Question kind -> its extra fields, and the verdicts an `expect:` may name.
+    question_fields: dict[str, set[str]]
+    verdicts: dict[str, tuple[str, ...]]
+
+    def catalog(self) -> Catalog: ...
+
+    def parse_state(self, fields: Fields) -> Any: ...
+
+    def parse_question(self, kind: str, fields: Fields, state: Any) -> dict[str, Any]: ...
+
+    def facts(self, state: Any, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]: ...
+
+    def describe(self, evidence: clingo.Symbol, state: Any) -> str: ...
+
+
+def registry() -> dict[str, Game]:
+    from pyengine.games import lotr
+
+    return {"lotr": lotr.GAME}

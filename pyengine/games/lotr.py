@@ -1,0 +1,362 @@
+"""The Lord of the Rings TCG (document lotr_unique): the built-in catalog, the scenario state (players, zones,
+instances, decks, turn) and questions, the facts they become, and how evidence reads to a judge."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import clingo
+
+from pyengine.catalog import Card, Catalog
+from pyengine.errors import InputError
+from pyengine.fields import Fields
+from pyengine.resources import facts_dir
+from pyengine.text import asp_string, title_key
+from pyengine.yamlio import load_file
+
+ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked")
+IN_PLAY_ZONES = ("play", "support")
+TYPES = ("companion", "ally", "follower", "minion", "possession", "artifact", "condition", "event", "site",
+         "the_one_ring")
+SIDES = ("free_peoples", "shadow")
+ABILITIES = ("plays_from_dead_pile", "bypasses_dead_pile_copies", "locks_opposing_shadow_copies")
+PHASES = ("fellowship", "shadow", "maneuver", "archery", "assignment", "skirmish", "regroup")
+CARD_FIELDS = {"id", "collinfo", "title", "subtitle", "unique", "side", "type", "culture", "split", "abilities",
+               "translation_of"}
+INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on"}
+ZONE_NAMES = {"play": "play area", "support": "support area", "hand": "hand", "draw_deck": "draw deck",
+              "discard": "discard pile", "dead_pile": "dead pile", "stacked": "stacked cards"}
+
+
+@dataclass
+class Instance:
+    id: str
+    card: Card
+    owner: str
+    zone: str
+    active: bool = True
+    wounds: int = 0
+    on: str | None = None
+
+
+@dataclass
+class State:
+    catalog: Catalog
+    players: list[str] = field(default_factory=list)
+    instances: dict[str, Instance] = field(default_factory=dict)
+    decks: dict[str, list[tuple[Card, int]]] = field(default_factory=dict)
+    phase: str | None = None
+    fellowship_player: str | None = None
+    hypothetical: list[Card] = field(default_factory=list)
+
+
+def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
+    """One card record, from the built-in catalog or a scenario's `cards:` list."""
+    side = fields.choice("side", SIDES)
+    translation = fields.text("translation_of")
+    if translation is not None and resolve is not None:
+        translation = resolve(translation, fields, "translation_of").id
+    return Card(
+        id=fields.text("id", required=True) or "",
+        title=fields.text("title", required=True) or "",
+        subtitle=fields.text("subtitle"),
+        unique=fields.flag("unique", False),
+        side=side,
+        type=fields.choice("type", TYPES, required=True) or "",
+        culture=fields.text("culture"),
+        collinfo=fields.text("collinfo"),
+        split=fields.whole("split", 0, minimum=0) or None,
+        abilities=tuple(_abilities(fields)),
+        translation_of=translation,
+        hypothetical=hypothetical,
+    )
+
+
+def _abilities(fields: Fields) -> list[str]:
+    result = []
+    for item, line, column, path in fields.items("abilities"):
+        if item not in ABILITIES:
+            raise InputError(f"unknown ability {item!r}", file=fields.file, line=line, column=column, field=path,
+                             expected="one of " + ", ".join(ABILITIES))
+        result.append(str(item))
+    return result
+
+
+@cache
+def builtin_catalog() -> Catalog:
+    path = Path(facts_dir(), "lotr", "cards.yaml")
+    data = load_file(path)
+    catalog = Catalog()
+    for index, item in enumerate(data):
+        line, column = data.item_at(index)
+        catalog.add(parse_card(Fields(item, str(path), f"[{index}]", CARD_FIELDS, line, column), False))
+    return catalog
+
+
+class Lotr:
+    name = "lotr"
+    document = "lotr_unique"
+    state_fields = {"cards", "players", "turn", "decks"}
+    question_fields = {
+        "play": {"instance", "via", "bypass"},
+        "heal": {"instance", "discard"},
+        "killed": {"instance"},
+        "deck": {"player"},
+        "coexist": {"cards", "in", "players", "counts"},
+        "card": {"card"},
+    }
+    verdicts = {"play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
+                "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid")}
+
+    def catalog(self) -> Catalog:
+        return builtin_catalog()
+
+    # -- reading a scenario -------------------------------------------------------------------------------
+
+    def _resolve(self, state: State, ref: Any, fields: Fields, key: str) -> Card:
+        line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
+        if isinstance(ref, bool) or not isinstance(ref, str | int):
+            raise fields.error(key, f"got {ref!r}", expected="a card id, collector's info or title")
+        return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key))
+
+    def parse_state(self, fields: Fields) -> State:
+        state = State(self.catalog())
+        hypothetical: list[Card] = []
+        for item, line, column, path in fields.items("cards"):
+            card_fields = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
+            card = parse_card(card_fields, True, lambda ref, f, k: self._resolve(state, ref, f, k))
+            if card.id in state.catalog or any(c.id == card.id for c in hypothetical):
+                raise card_fields.error("id", f"card id {card.id!r} already names a card",
+                                        expected="a new id for a hypothetical card")
+            hypothetical.append(card)
+            state.catalog = state.catalog.extended([card])
+        state.hypothetical = hypothetical
+        players = fields.mapping("players")
+        state.players = [str(p) for p in players]
+        for player in state.players:
+            zones = fields.sub("players", set(state.players)).sub(player, set(ZONES))
+            for zone in ZONES:
+                for item, line, column, path in zones.items(zone):
+                    self._instance(state, player, zone, item, zones.file, path, line, column)
+        self._check_stacks(state, fields.file)
+        turn = fields.sub("turn", {"player", "phase"})
+        if fields.has("turn"):
+            state.phase = turn.choice("phase", PHASES, required=True)
+            state.fellowship_player = turn.choice("player", state.players, required=True)
+        decks = fields.sub("decks", set(state.players))
+        for player in state.players:
+            if decks.has(player):
+                state.decks[player] = self._deck_entries(state, decks, player)
+        return state
+
+    def _instance(self, state: State, player: str, zone: str, item: Any, file: str, path: str,
+                  line: int | None, column: int | None) -> None:
+        if isinstance(item, str | int) and not isinstance(item, bool):
+            item_fields = Fields({"card": item}, file, path, INSTANCE_FIELDS, line or 0, column or 0)
+            auto_id = f"{player}.{zone}.{sum(1 for i in state.instances.values() if i.owner == player and i.zone == zone) + 1}"
+        else:
+            item_fields = Fields(item, file, path, INSTANCE_FIELDS, line or 0, column or 0)
+            auto_id = None
+        card = self._resolve(state, item_fields.require("card", "a card reference"), item_fields, "card")
+        instance_id = item_fields.text("id") or auto_id or ""
+        if not instance_id:
+            raise item_fields.error("id", "missing field 'id'", expected="an instance id for this card")
+        if instance_id in state.instances:
+            other = state.instances[instance_id]
+            raise item_fields.error("id", f"instance id {instance_id!r} is used twice (also in {other.owner}'s "
+                                          f"{ZONE_NAMES[other.zone]})", expected="one zone per instance")
+        if item_fields.has("active") and zone not in IN_PLAY_ZONES:
+            raise item_fields.error("active", f"a card in the {ZONE_NAMES[zone]} is never active",
+                                    expected="active only on cards in play or the support area")
+        on = item_fields.text("on")
+        if zone == "stacked" and on is None:
+            raise item_fields.error("on", "a stacked card must say which instance it is stacked on",
+                                    expected="on: <instance id>")
+        if zone != "stacked" and on is not None:
+            raise item_fields.error("on", "only stacked cards are stacked on something", expected="no 'on' field")
+        state.instances[instance_id] = Instance(instance_id, card, player, zone, item_fields.flag("active", True),
+                                                item_fields.whole("wounds", 0, minimum=0), on)
+
+    def _check_stacks(self, state: State, file: str) -> None:
+        for instance in state.instances.values():
+            if instance.on is None:
+                continue
+            if instance.on not in state.instances:
+                raise InputError(f"instance {instance.id!r} is stacked on {instance.on!r}, which does not exist",
+                                 file=file, field=f"players.{instance.owner}.stacked", expected="an instance id")
+            seen, current = {instance.id}, state.instances[instance.on]
+            while current.on is not None:
+                if current.id in seen or current.on == instance.id:
+                    raise InputError(f"instance {instance.id!r} is stacked in a cycle", file=file,
+                                     field=f"players.{instance.owner}.stacked", expected="a stack that ends on a card")
+                seen.add(current.id)
+                current = state.instances[current.on]
+            if instance.on == instance.id:
+                raise InputError(f"instance {instance.id!r} is stacked on itself", file=file,
+                                 field=f"players.{instance.owner}.stacked", expected="another instance")
+
+    def _deck_entries(self, state: State, decks: Fields, player: str) -> list[tuple[Card, int]]:
+        entries = []
+        for item, line, column, path in decks.items(player):
+            entry = Fields(item, decks.file, path, {"card", "count"}, line or 0, column or 0)
+            card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
+            entries.append((card, entry.whole("count", 1, minimum=1)))
+        return entries
+
+    def _instance_ref(self, fields: Fields, key: str, state: State) -> str:
+        ref = fields.text(key, required=True) or ""
+        if ref not in state.instances:
+            from pyengine.errors import closest
+
+            raise fields.error(key, f"no instance {ref!r} in the state", expected="an instance id of the state",
+                               suggestion=closest(ref, state.instances))
+        return ref
+
+    def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
+        if kind in ("play", "heal", "killed"):
+            instance = self._instance_ref(fields, "instance", state)
+        if kind == "play":
+            if state.instances[instance].zone in ("play", "support", "stacked"):
+                zone = ZONE_NAMES[state.instances[instance].zone]
+                raise fields.error("instance", f"instance {instance!r} lies in the {zone}",
+                                   expected="a card in hand, draw deck, discard pile or dead pile")
+            via = self._resolve(state, fields.raw("via"), fields, "via") if fields.has("via") else None
+            return {"instance": instance, "via": via, "bypass": fields.flag("bypass", False)}
+        if kind == "heal":
+            return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
+        if kind == "killed":
+            return {"instance": instance}
+        if kind == "deck":
+            player = fields.choice("player", state.players, required=True) or ""
+            if player not in state.decks:
+                raise fields.error("player", f"player {player!r} has no deck in `decks:`",
+                                   expected="a player with a decklist")
+            return {"entries": state.decks[player]}
+        if kind == "card":
+            return {"card": self._resolve(state, fields.require("card", "a card reference"), fields, "card")}
+        cards = [self._resolve(state, ref, fields, "cards") for ref, *_ in fields.items("cards")]
+        if len(cards) != 2:
+            raise fields.error("cards", f"got {len(cards)} cards", expected="a list of exactly two cards")
+        where = fields.choice("in", ("play", "deck"), default="play")
+        if where == "play":
+            if fields.has("counts"):
+                raise fields.error("counts", "counts apply to decks", expected="no counts with in: play")
+            return {"cards": cards, "in": where, "players": fields.choice("players", ("same_player", "opponents"),
+                                                                           default="same_player")}
+        if fields.has("players"):
+            raise fields.error("players", "a deck belongs to one player", expected="no players with in: deck")
+        counts = [int(c) if isinstance(c, int) and not isinstance(c, bool) and c > 0 else -1
+                  for c, *_ in fields.items("counts")] or [1, 1]
+        if len(counts) != 2 or min(counts) < 1:
+            raise fields.error("counts", f"got {fields.raw('counts')!r}", expected="two whole numbers of at least 1")
+        return {"cards": cards, "in": where, "entries": list(zip(cards, counts, strict=True))}
+
+    # -- facts ---------------------------------------------------------------------------------------------
+
+    def _card_facts(self, card: Card, catalog: Catalog) -> list[str]:
+        c = asp_string(card.id)
+        out = [f"card({c}).", f"title({c},{asp_string(card.title)}).", f"title_key({c},{asp_string(title_key(card.title))}).",
+               f"card_type({c},{card.type})."]
+        if card.subtitle is not None:
+            out.append(f"subtitle({c},{asp_string(card.subtitle)}).")
+        if card.unique:
+            out.append(f"unique({c}).")
+        if card.side:
+            out.append(f"side({c},{card.side}).")
+        if card.collinfo:
+            out.append(f"collinfo({c},{asp_string(card.collinfo)}).")
+        if card.split:
+            out.append(f"title_split({c},{card.split}).")
+        out.extend(f"ability({c},{a})." for a in card.abilities)
+        if card.translation_of:
+            original = catalog.get(card.translation_of)
+            out.append(f"alias_key({c},{asp_string(title_key(original.title))}).")
+        return out
+
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+        cards: dict[str, Card] = {}
+        out: list[str] = []
+        for player in state.players:
+            out.append(f"player({asp_string(player)}).")
+        for inst in state.instances.values():
+            i = asp_string(inst.id)
+            cards[inst.card.id] = inst.card
+            out.append(f"instance({i},{asp_string(inst.card.id)},{asp_string(inst.owner)}).")
+            out.append(f"in_zone({i},{inst.zone}).")
+            out.append(f"wounds({i},{inst.wounds}).")
+            if not inst.active:
+                out.append(f"inactive({i}).")
+            if inst.on is not None:
+                out.append(f"stacked_on({i},{asp_string(inst.on)}).")
+        if state.phase:
+            out.append(f"phase({state.phase}).")
+            out.append(f"fellowship_player({asp_string(state.fellowship_player or '')}).")
+        for qid, kind, params in questions:
+            q = asp_string(qid)
+            out.append(f"question({q},{kind}).")
+            if kind == "play":
+                out.append(f"q_play({q},{asp_string(params['instance'])},{asp_string(state.instances[params['instance']].owner)}).")
+                if params["via"] is not None:
+                    cards[params["via"].id] = params["via"]
+                    out.append(f"q_via({q},{asp_string(params['via'].id)}).")
+                if params["bypass"]:
+                    out.append(f"q_bypass({q}).")
+            elif kind == "heal":
+                target = state.instances[params["instance"]]
+                out.append(f"q_heal({q},{asp_string(target.id)},{asp_string(params['discard'])},{asp_string(target.owner)}).")
+            elif kind == "killed":
+                out.append(f"q_killed({q},{asp_string(params['instance'])}).")
+            elif kind == "card":
+                cards[params["card"].id] = params["card"]
+                out.append(f"q_card({q},{asp_string(params['card'].id)}).")
+            elif kind == "coexist" and params["in"] == "play":
+                a, b = params["cards"]
+                cards[a.id], cards[b.id] = a, b
+                out.append(f"q_coexist({q},{asp_string(a.id)},{asp_string(b.id)},{params['players']}).")
+            if "entries" in params:
+                totals: dict[str, int] = {}
+                for card, count in params["entries"]:
+                    cards[card.id] = card
+                    totals[card.id] = totals.get(card.id, 0) + count
+                out.extend(f"deck_entry({q},{asp_string(cid)},{n})." for cid, n in totals.items())
+        for card in cards.values():
+            out.extend(self._card_facts(card, state.catalog))
+        return out
+
+    # -- explanations --------------------------------------------------------------------------------------
+
+    def describe(self, evidence: clingo.Symbol, state: State) -> str:
+        args = evidence.arguments
+        if evidence.name == "inst" and args:
+            inst = state.instances.get(args[0].string)
+            if inst is None:
+                return str(evidence)
+            where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"
+            if inst.zone in IN_PLAY_ZONES:
+                where += ", active" if inst.active else ", not active"
+            if inst.on:
+                where += f", on {inst.on}"
+            if inst.wounds:
+                where += f", {inst.wounds} wound{'s' if inst.wounds > 1 else ''}"
+            return f"{inst.card.label()} [{inst.id}] in {where}"
+        if evidence.name == "card" and args:
+            card_id = args[0].string
+            return state.catalog.get(card_id).label() if card_id in state.catalog else card_id
+        if evidence.name == "turn" and args:
+            return (f"{args[0].string} asks in phase {state.phase or 'unknown'}, whose fellowship player is "
+                    f"{state.fellowship_player or 'unknown'}")
+        if evidence.name == "count" and len(args) == 2:
+            return f"{args[1].number} cards of the title of {self.describe(args[0], state)} in the deck"
+        if evidence.name == "link" and len(args) == 2:
+            return f"{self.describe(args[0], state)} counts as {self.describe(args[1], state)}"
+        if evidence.name == "pair" and len(args) == 2:
+            return f"{self.describe(args[0], state)} and {self.describe(args[1], state)}"
+        if evidence.name == "first" and len(args) == 2:
+            return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
+        return str(evidence)
+
+
+GAME = Lotr()

@@ -1,0 +1,118 @@
+"""The knowledge base's declarations, read from facts/<game>/*.lp: rules with their sources, readings with
+their choices and defaults, profiles, and the source map of each document's paragraphs."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+
+import clingo
+
+from pyengine.resources import facts_dir
+
+
+@dataclass
+class Rule:
+    id: str
+    text: str = ""
+    sources: list[tuple[str, str]] = field(default_factory=list)  # (document, paragraph)
+    readings: list[tuple[str, str]] = field(default_factory=list)  # (reading, choice)
+    examples: list[tuple[str, str]] = field(default_factory=list)  # (document, paragraph) that illustrate it
+
+
+@dataclass
+class Choice:
+    value: str
+    text: str
+    paragraphs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Reading:
+    name: str
+    text: str = ""
+    default: str = ""
+    choices: dict[str, Choice] = field(default_factory=dict)
+
+
+@dataclass
+class ParagraphEntry:
+    document: str
+    id: str
+    hash: str
+    paraphrase: str
+    non_normative: str | None = None
+
+
+@dataclass
+class KnowledgeBase:
+    game: str
+    rules: dict[str, Rule] = field(default_factory=dict)
+    readings: dict[str, Reading] = field(default_factory=dict)
+    profiles: dict[str, dict[str, str]] = field(default_factory=dict)
+    paragraphs: dict[tuple[str, str], ParagraphEntry] = field(default_factory=dict)
+
+    def paragraph(self, document: str, para: str) -> ParagraphEntry | None:
+        return self.paragraphs.get((document, para))
+
+    def rule_ids_for(self, document: str, para: str) -> list[str]:
+        """The rules that state or are illustrated by a paragraph."""
+        return sorted(r.id for r in self.rules.values() if (document, para) in r.sources + r.examples)
+
+
+def _text(symbol: clingo.Symbol) -> str:
+    return symbol.string if symbol.type == clingo.SymbolType.String else str(symbol)
+
+
+def _facts(game: str) -> list[clingo.Symbol]:
+    control = clingo.Control(["--warn=none"])
+    for path in sorted(Path(facts_dir(), game).glob("*.lp")):
+        control.load(str(path))
+    control.ground([("base", [])])
+    return [atom.symbol for atom in control.symbolic_atoms if atom.is_fact]
+
+
+@cache
+def load(game: str) -> KnowledgeBase:
+    """The declarations of one game, read once per process."""
+    kb = KnowledgeBase(game)
+    atoms = sorted(_facts(game), key=str)
+    for atom in atoms:
+        args = atom.arguments
+        if atom.name == "rule" and len(args) == 3:
+            rule = kb.rules.setdefault(str(args[0]), Rule(str(args[0])))
+            rule.sources.append((str(args[1].arguments[0]), str(args[2].arguments[0])))
+        elif atom.name == "illustrates":
+            rule = kb.rules.setdefault(str(args[2]), Rule(str(args[2])))
+            rule.examples.append((str(args[0].arguments[0]), str(args[1].arguments[0])))
+        elif atom.name == "rule_text":
+            kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).text = _text(args[1])
+        elif atom.name == "rule_reading":
+            kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).readings.append((str(args[1]), str(args[2])))
+        elif atom.name == "reading_text":
+            kb.readings.setdefault(str(args[0]), Reading(str(args[0]))).text = _text(args[1])
+        elif atom.name == "reading_default":
+            kb.readings.setdefault(str(args[0]), Reading(str(args[0]))).default = str(args[1])
+        elif atom.name == "reading_choice":
+            reading = kb.readings.setdefault(str(args[0]), Reading(str(args[0])))
+            choice = reading.choices.setdefault(str(args[1]), Choice(str(args[1]), _text(args[3])))
+            choice.paragraphs.append(str(args[2]))
+        elif atom.name == "profile":
+            kb.profiles.setdefault(str(args[0]), {})[str(args[1])] = str(args[2])
+        elif atom.name == "paragraph":
+            key = (str(args[0]), str(args[1]))
+            kb.paragraphs[key] = ParagraphEntry(key[0], key[1], _text(args[2]), _text(args[3]))
+    for atom in atoms:
+        if atom.name == "non_normative":
+            entry = kb.paragraphs.get((str(atom.arguments[0]), str(atom.arguments[1])))
+            if entry:
+                entry.non_normative = _text(atom.arguments[2])
+    order = {f"p{n}": n for n in range(1, 10000)}
+    for rule in kb.rules.values():
+        rule.sources.sort(key=lambda s: (s[0], order.get(s[1], 0)))
+        rule.examples.sort(key=lambda s: (s[0], order.get(s[1], 0)))
+    for reading in kb.readings.values():
+        for choice in reading.choices.values():
+            choice.paragraphs.sort(key=lambda p: order.get(p, 0))
+    return kb

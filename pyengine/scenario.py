@@ -1,0 +1,136 @@
+"""Scenario files: a game state plus questions with expected answers, readable by a judge and run by
+`pyengine check` and pytest. The game-independent part is read here; the state is read by the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pyengine import kb as kbase
+from pyengine.errors import InputError, closest
+from pyengine.fields import Fields
+from pyengine.games import Game, registry
+from pyengine.yamlio import load_file
+
+COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
+QUESTION_FIELDS = {"id", "ask", "expect", "rules", "cites", "readings", "note"}
+
+
+@dataclass
+class Question:
+    id: str
+    kind: str
+    params: dict[str, Any]
+    expect: str | None
+    rules: list[str] | None
+    cites: list[str]
+    readings: dict[str, str]
+    line: int | None
+
+
+@dataclass
+class Scenario:
+    path: str
+    game: Game
+    title: str
+    cites: list[str]
+    readings: dict[str, str]
+    state: Any
+    questions: list[Question] = field(default_factory=list)
+
+    @property
+    def kb(self) -> kbase.KnowledgeBase:
+        return kbase.load(self.game.name)
+
+
+def check_readings(readings: dict[str, str], kb: kbase.KnowledgeBase, fields: Fields | None, key: str) -> None:
+    for name, value in readings.items():
+        if name not in kb.readings:
+            error = InputError(f"unknown reading {name!r}", expected="one of " + ", ".join(sorted(kb.readings)),
+                               suggestion=closest(name, kb.readings))
+        elif value not in kb.readings[name].choices:
+            choices = kb.readings[name].choices
+            error = InputError(f"unknown choice {value!r} for reading {name}",
+                               expected="one of " + ", ".join(choices), suggestion=closest(value, choices))
+        else:
+            continue
+        if fields:
+            located = fields.error(key, error.message, error.expected, error.suggestion)
+            raise located
+        raise error
+
+
+def _readings(fields: Fields, kb: kbase.KnowledgeBase) -> dict[str, str]:
+    raw = fields.mapping("readings")
+    readings = {str(k): str(v) for k, v in raw.items()}
+    check_readings(readings, kb, fields, "readings")
+    return readings
+
+
+def _cites(fields: Fields, kb: kbase.KnowledgeBase, document: str) -> list[str]:
+    cites = []
+    for item, line, column, path in fields.items("cites"):
+        para = str(item)
+        if kb.paragraph(document, para) is None:
+            known = [p for d, p in kb.paragraphs if d == document]
+            raise InputError(f"unknown paragraph {para!r} of document {document}", file=fields.file, line=line,
+                             column=column, field=path, expected="a paragraph id such as p3",
+                             suggestion=closest(para, known))
+        cites.append(para)
+    return cites
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and validate one scenario file; every problem is an InputError with its line."""
+    file = str(path)
+    data = load_file(path)
+    games = registry()
+    head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
+    game_name = head.choice("game", sorted(games), required=True)
+    game = games[game_name]
+    top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
+    kb = kbase.load(game.name)
+    readings: dict[str, str] = {}
+    profile = top.choice("profile", sorted(kb.profiles))
+    if profile:
+        readings.update(kb.profiles[profile])
+    readings.update(_readings(top, kb))
+    state = game.parse_state(top)
+    scenario = Scenario(file, game, top.text("title") or path.stem, _cites(top, kb, game.document), readings, state)
+    seen: set[str] = set()
+    items = list(top.items("questions"))
+    if not items:
+        raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
+    for index, (item, line, column, where) in enumerate(items, 1):
+        q = Fields(item, file, where, QUESTION_FIELDS | set().union(*game.question_fields.values()),
+                   line or 0, column or 0)
+        kind = q.choice("ask", sorted(game.question_fields), required=True)
+        Fields(item, file, where, QUESTION_FIELDS | game.question_fields[kind], line or 0, column or 0)
+        qid = q.text("id") or f"q{index}"
+        if qid in seen:
+            raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
+        seen.add(qid)
+        expect = q.choice("expect", game.verdicts[kind])
+        rules = None
+        if q.has("rules"):
+            rules = [str(r) for r, *_ in q.items("rules")]
+            for r, r_line, r_col, r_path in q.items("rules"):
+                if str(r) not in kb.rules:
+                    raise InputError(f"unknown rule {r!r}", file=file, line=r_line, column=r_col, field=r_path,
+                                     expected="a declared rule id (pyengine rules)",
+                                     suggestion=closest(str(r), kb.rules))
+        scenario.questions.append(Question(qid, kind, game.parse_question(kind, q, state), expect, rules,
+                                           _cites(q, kb, game.document), _readings(q, kb), line))
+    return scenario
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    """The scenario files named, folders searched recursively for *.yaml and *.yml, in a stable order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file()))
+        else:
+            found.append(path)
+    return found
