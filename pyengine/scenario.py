@@ -45,6 +45,7 @@ class Scenario:
 
 
 def check_readings(readings: dict[str, str], kb: kbase.KnowledgeBase, fields: Fields | None, key: str) -> None:
+    """Every reading named must exist and every choice be one of its choices."""
     for name, value in readings.items():
         if name not in kb.readings:
             error = InputError(f"unknown reading {name!r}", expected="one of " + ", ".join(sorted(kb.readings)),
@@ -56,8 +57,11 @@ def check_readings(readings: dict[str, str], kb: kbase.KnowledgeBase, fields: Fi
         else:
             continue
         if fields:
-            located = fields.error(key, error.message, error.expected, error.suggestion)
-            raise located
+            raw = fields.mapping(key)
+            line, column = raw.key_at(name) if hasattr(raw, "key_at") else (None, None)
+            raise InputError(error.message, file=fields.file, line=line, column=column,
+                             field=f"{fields.name(key)}.{name}", expected=error.expected,
+                             suggestion=error.suggestion)
         raise error
 
 

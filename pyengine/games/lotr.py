@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import clingo
 
@@ -40,6 +40,8 @@ class Instance:
     active: bool = True
     wounds: int = 0
     on: str | None = None
+    line: int | None = None
+    column: int | None = None
 
 
 @dataclass
@@ -99,8 +101,8 @@ def builtin_catalog() -> Catalog:
 class Lotr:
     name = "lotr"
     document = "lotr_unique"
-    state_fields = {"cards", "players", "turn", "decks"}
-    question_fields = {
+    state_fields: ClassVar[set[str]] = {"cards", "players", "turn", "decks"}
+    question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "bypass"},
         "heal": {"instance", "discard"},
         "killed": {"instance"},
@@ -108,8 +110,10 @@ class Lotr:
         "coexist": {"cards", "in", "players", "counts"},
         "card": {"card"},
     }
-    verdicts = {"play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
-                "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid")}
+    verdicts: ClassVar[dict[str, tuple[str, ...]]] = {
+        "play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
+        "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
+    }
 
     def catalog(self) -> Catalog:
         return builtin_catalog()
@@ -156,7 +160,8 @@ class Lotr:
                   line: int | None, column: int | None) -> None:
         if isinstance(item, str | int) and not isinstance(item, bool):
             item_fields = Fields({"card": item}, file, path, INSTANCE_FIELDS, line or 0, column or 0)
-            auto_id = f"{player}.{zone}.{sum(1 for i in state.instances.values() if i.owner == player and i.zone == zone) + 1}"
+            same_zone = sum(1 for i in state.instances.values() if i.owner == player and i.zone == zone)
+            auto_id = f"{player}.{zone}.{same_zone + 1}"
         else:
             item_fields = Fields(item, file, path, INSTANCE_FIELDS, line or 0, column or 0)
             auto_id = None
@@ -178,25 +183,28 @@ class Lotr:
         if zone != "stacked" and on is not None:
             raise item_fields.error("on", "only stacked cards are stacked on something", expected="no 'on' field")
         state.instances[instance_id] = Instance(instance_id, card, player, zone, item_fields.flag("active", True),
-                                                item_fields.whole("wounds", 0, minimum=0), on)
+                                                item_fields.whole("wounds", 0, minimum=0), on, line, column)
 
     def _check_stacks(self, state: State, file: str) -> None:
         for instance in state.instances.values():
             if instance.on is None:
                 continue
+
+            def fail(message: str, expected: str, instance: Instance = instance) -> InputError:
+                return InputError(message, file=file, line=instance.line, column=instance.column,
+                                  field=f"players.{instance.owner}.stacked.on", expected=expected)
+
+            if instance.on == instance.id:
+                raise fail(f"instance {instance.id!r} is stacked on itself", "another instance")
             if instance.on not in state.instances:
-                raise InputError(f"instance {instance.id!r} is stacked on {instance.on!r}, which does not exist",
-                                 file=file, field=f"players.{instance.owner}.stacked", expected="an instance id")
+                raise fail(f"instance {instance.id!r} is stacked on {instance.on!r}, which does not exist",
+                           "an instance id of the state")
             seen, current = {instance.id}, state.instances[instance.on]
             while current.on is not None:
-                if current.id in seen or current.on == instance.id:
-                    raise InputError(f"instance {instance.id!r} is stacked in a cycle", file=file,
-                                     field=f"players.{instance.owner}.stacked", expected="a stack that ends on a card")
+                if current.on in seen or current.on not in state.instances:
+                    raise fail(f"instance {instance.id!r} is stacked in a cycle", "a stack that ends on a card")
                 seen.add(current.id)
                 current = state.instances[current.on]
-            if instance.on == instance.id:
-                raise InputError(f"instance {instance.id!r} is stacked on itself", file=file,
-                                 field=f"players.{instance.owner}.stacked", expected="another instance")
 
     def _deck_entries(self, state: State, decks: Fields, player: str) -> list[tuple[Card, int]]:
         entries = []
@@ -258,8 +266,8 @@ class Lotr:
 
     def _card_facts(self, card: Card, catalog: Catalog) -> list[str]:
         c = asp_string(card.id)
-        out = [f"card({c}).", f"title({c},{asp_string(card.title)}).", f"title_key({c},{asp_string(title_key(card.title))}).",
-               f"card_type({c},{card.type})."]
+        out = [f"card({c}).", f"title({c},{asp_string(card.title)}).",
+               f"title_key({c},{asp_string(title_key(card.title))}).", f"card_type({c},{card.type})."]
         if card.subtitle is not None:
             out.append(f"subtitle({c},{asp_string(card.subtitle)}).")
         if card.unique:

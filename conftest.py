@@ -1,0 +1,65 @@
+"""pytest collects every scenario file under tests/scenarios/ and examples/ as test items, one per question."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pyengine.engine import answer
+from pyengine.scenario import load_scenario
+
+ROOT = Path(__file__).parent
+SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
+    if file_path.suffix in {".yaml", ".yml"} and any(f in file_path.parents for f in SCENARIO_FOLDERS):
+        return ScenarioFile.from_parent(parent, path=file_path)
+    return None
+
+
+class ScenarioFile(pytest.File):
+    def collect(self):  # type: ignore[override]
+        scenario = load_scenario(self.path)
+        answers = answer(scenario)
+        for result in answers:
+            yield QuestionItem.from_parent(self, name=result.question.id, result=result)
+
+
+class QuestionItem(pytest.Item):
+    def __init__(self, *, result, **kwargs):  # type: ignore[no-untyped-def]
+        super().__init__(**kwargs)
+        self.result = result
+
+    def runtest(self) -> None:
+        question = self.result.question
+        if question.expect is None:
+            raise QuestionFailure(["the question has no expected verdict"])
+        failures = self.result.failures()
+        if failures:
+            raise QuestionFailure(failures)
+
+    def repr_failure(self, excinfo, style=None):  # type: ignore[no-untyped-def]
+        if isinstance(excinfo.value, QuestionFailure):
+            return f"{self.path}: question {self.name}: " + "; ".join(excinfo.value.args[0])
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):  # type: ignore[no-untyped-def]
+        return self.path, self.result.question.line, f"{self.path.name}::{self.name}"
+
+
+class QuestionFailure(Exception):
+    pass
+
+
+@pytest.fixture(scope="session")
+def all_answers():
+    """Every scenario file of the project with its answers, for the knowledge-base integrity tests."""
+    from pyengine.scenario import scenario_files
+
+    results = []
+    for path in scenario_files(list(SCENARIO_FOLDERS)):
+        scenario = load_scenario(path)
+        results.append((scenario, answer(scenario)))
+    return results

@@ -1,0 +1,157 @@
+"""The command line: exit codes, JSON shapes, explanations, readings, and one clear line per bad input."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from pyengine.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+BAD = ROOT / "tests" / "bad_input"
+
+# Each bad-input file, with words its one-line message must contain (besides the file and line).
+BAD_INPUTS = {
+    "ambiguous_card.yaml": ("5:17", "ambiguous", "1_364", "1_72"),
+    "duplicate_instance.yaml": ("6:10", "used twice"),
+    "empty.yaml": ("empty",),
+    "malformed_yaml.yaml": ("5:1", "malformed YAML"),
+    "misspelt_card.yaml": ("5:17", "unknown card 'Stingg'", "did you mean 'Sting'"),
+    "negative_wounds.yaml": ("5:30", "wounds", "at least 0"),
+    "not_a_mapping.yaml": ("got a list", "mapping"),
+    "play_from_play.yaml": ("7:17", "lies in the play area"),
+    "stacked_cycle.yaml": ("5:9", "cycle"),
+    "stacked_on_itself.yaml": ("5:9", "stacked on itself"),
+    "stacked_on_missing.yaml": ("7:9", "'nowhere', which does not exist"),
+    "unknown_game.yaml": ("1:1", "'lotrr'", "did you mean 'lotr'"),
+    "unknown_instance.yaml": ("7:17", "no instance 't'"),
+    "unknown_paragraph.yaml": ("2:9", "unknown paragraph 'p999'"),
+    "unknown_question_kind.yaml": ("7:6", "'plya'", "did you mean 'play'"),
+    "unknown_reading.yaml": ("2:12", "unknown reading 'lotr_heal_wound'", "did you mean 'lotr_heal_wounds'"),
+    "unknown_reading_choice.yaml": ("2:12", "'exactly_two'", "did you mean 'exactly_one'"),
+    "unknown_rule.yaml": ("7:53", "unknown rule", "did you mean 'lotr_unique_blocks_unique'"),
+    "unknown_verdict.yaml": ("7:30", "'legall'", "expected one of legal, illegal"),
+    "unknown_zone.yaml": ("4:5", "unknown field 'hands'", "did you mean 'hand'"),
+    "wrong_field.yaml": ("5:30", "unknown field 'wonuds'", "did you mean 'wounds'"),
+    "wrong_type.yaml": ("5:30", "got 'many'", "whole number"),
+}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_every_bad_input_file_has_an_expectation() -> None:
+    assert sorted(p.name for p in BAD.glob("*.yaml")) == sorted(BAD_INPUTS)
+
+
+@pytest.mark.parametrize("name", sorted(BAD_INPUTS))
+def test_bad_input_gets_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str], name: str) -> None:
+    code, out, err = run(capsys, "check", str(BAD / name))
+    assert code == 2
+    assert out == ""
+    lines = err.strip().splitlines()
+    assert len(lines) == 1, err
+    assert lines[0].startswith(f"error: {BAD / name}")
+    for words in BAD_INPUTS[name]:
+        assert words in lines[0]
+
+
+def test_check_examples_passes(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(ROOT / "examples"))
+    assert code == 0
+    assert out.strip().endswith("scenario files)") and " 0 failed" in out
+
+
+def test_check_json_counts_every_question(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(ROOT / "examples" / "reading_heal_wounds.yaml"), "--json")
+    data = json.loads(out)
+    assert code == 0
+    assert (data["passed"], data["failed"]) == (2, 0)
+    question = data["scenarios"][0]["questions"][1]
+    assert question["got"] == "illegal"
+    assert question["rules"] == ["lotr_heal_needs_one_wound"]
+    assert question["rested_on"] == {"lotr_heal_wounds": "exactly_one"}
+
+
+def test_a_failed_expectation_exits_1_and_names_it(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(ROOT / "examples" / "reading_heal_wounds.yaml"),
+                       "--reading", "lotr_heal_wounds=exactly_one")
+    assert code == 1
+    assert "FAIL" in out and "[default-at-least-one]: expected legal, got illegal" in out
+
+
+def test_profile_changes_the_readings(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "check", str(ROOT / "examples" / "reading_dead_pile_scope.yaml"),
+                       "--profile", "wiki", "--json")
+    data = json.loads(out)
+    assert code == 1
+    assert data["scenarios"][0]["questions"][0]["got"] == "illegal"
+    assert data["scenarios"][0]["questions"][0]["readings"]["lotr_dead_pile_scope"] == "any_player"
+
+
+def test_explain_prints_the_chain(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", str(ROOT / "examples" / "judge_second_sting.yaml"))
+    assert code == 0
+    chain = out.split("[alice-second-sting]")[1].split("[bob-sting]")[0]
+    assert "verdict: illegal" in chain
+    assert "<- rule lotr_unique_blocks_unique:" in chain
+    assert "<- lotr_unique p45:" in chain
+    assert "<- state: \u2022Sting (1R313) [alice-sting] in alice's support area, active" in chain
+
+
+def test_explain_one_question_as_json(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "explain", str(ROOT / "examples" / "judge_second_sting.yaml"),
+                       "--question", "bob-sting", "--json")
+    data = json.loads(out)
+    assert code == 0
+    [question] = data["questions"]
+    assert question["got"] == "legal"
+    assert question["reasons"][0]["rule"] == "lotr_per_player_scope"
+    assert {"document": "lotr_unique", "paragraph": "p46"} in question["reasons"][0]["sources"]
+
+
+def test_readings_lists_every_lotr_reading_with_paragraphs(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "readings", "--game", "lotr", "--json")
+    readings = {r["reading"]: r for r in json.loads(out)["readings"]}
+    assert code == 0
+    assert set(readings) >= {"lotr_mumak_direction", "lotr_dead_pile_scope", "lotr_heal_wounds",
+                             "lotr_heal_discard", "lotr_revival_copy", "lotr_card_identity"}
+    heal = readings["lotr_heal_wounds"]
+    assert heal["default"] == "at_least_one"
+    assert {c["value"]: c["paragraphs"] for c in heal["choices"]} == {"at_least_one": ["p58"], "exactly_one": ["p7"]}
+
+
+def test_rules_lists_sources(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "rules", "--game", "lotr")
+    assert code == 0
+    assert "lotr_palantir_cross_side:" in out and "lotr_unique p31" in out
+
+
+@pytest.mark.parametrize("args, words", [
+    (["check", "examples", "--reading", "lotr_heal_wound=exactly_one"], "did you mean 'lotr_heal_wounds'"),
+    (["check", "examples", "--reading", "lotr_heal_wounds"], "NAME=VALUE"),
+    (["check", "examples", "--reading", "lotr_heal_wounds=two"], "expected one of at_least_one, exactly_one"),
+    (["check", "examples", "--profile", "gemb"], "unknown profile 'gemb'"),
+    (["check", "no/such/folder"], "cannot read the file"),
+    (["explain", "examples/judge_second_sting.yaml", "--question", "bob-stin"], "did you mean 'bob-sting'"),
+])
+def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+                            args: list[str], words: str) -> None:
+    monkeypatch.chdir(ROOT)
+    code, _, err = run(capsys, *args)
+    assert code == 2
+    assert words in err and "Traceback" not in err
+
+
+def test_console_script_and_module_run_without_traceback(tmp_path: Path) -> None:
+    result = subprocess.run([sys.executable, "-m", "pyengine", "check", str(BAD / "misspelt_card.yaml")],
+                            capture_output=True, text=True, cwd=tmp_path, check=False)
+    assert result.returncode == 2
+    assert "did you mean 'Sting'" in result.stderr and "Traceback" not in result.stderr

@@ -1,0 +1,93 @@
+"""Integrity of the knowledge base: every rule declared, sourced and exercised; every normative paragraph
+encoded and cited by a scenario; the source map in step with the documents; every reading choice used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pyengine import kb as kbase
+from pyengine.games import registry
+from pyengine.resources import rules_dir
+from pyengine.sources import DOCUMENT_FILES, read_document
+
+DOCS = Path(__file__).resolve().parents[2] / "shared" / "docs"
+GAMES = sorted(registry())
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_rule_has_a_statement_and_a_paragraph_of_the_source_map(game: str) -> None:
+    kb = kbase.load(game)
+    assert kb.rules
+    for rule in kb.rules.values():
+        assert rule.text, f"{rule.id} has no rule_text"
+        assert rule.sources, f"{rule.id} has no source paragraph"
+        for document, para in rule.sources + rule.examples:
+            entry = kb.paragraph(document, para)
+            assert entry is not None, f"{rule.id} cites {document} {para}, which is not in the source map"
+            assert entry.non_normative is None, f"{rule.id} cites {para}, marked non-normative"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_declared_rule_is_exercised_by_a_scenario(game: str, all_answers) -> None:
+    fired = {r.rule for scenario, answers in all_answers if scenario.game.name == game
+             for a in answers for r in a.reasons}
+    assert sorted(set(kbase.load(game).rules) - fired) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_normative_paragraph_is_encoded_or_explained(game: str) -> None:
+    kb = kbase.load(game)
+    document = registry()[game].document
+    for (doc, para), entry in kb.paragraphs.items():
+        if doc == document and entry.non_normative is None:
+            assert kb.rule_ids_for(doc, para), f"{doc} {para} is normative but no rule states or illustrates it"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_normative_paragraph_is_cited_by_a_scenario(game: str, all_answers) -> None:
+    kb = kbase.load(game)
+    document = registry()[game].document
+    cited = {p for scenario, _ in all_answers if scenario.game.name == game
+             for p in scenario.cites + [c for q in scenario.questions for c in q.cites]}
+    normative = {para for (doc, para), e in kb.paragraphs.items() if doc == document and e.non_normative is None}
+    assert sorted(normative - cited, key=lambda p: int(p[1:])) == []
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_choice_of_every_reading_decides_some_scenario(game: str, all_answers) -> None:
+    used = {(n, v) for scenario, answers in all_answers if scenario.game.name == game
+            for a in answers for n, v in a.rested_on.items()}
+    kb = kbase.load(game)
+    for reading in kb.readings.values():
+        assert len(reading.choices) >= 2, reading.name
+        assert reading.default in reading.choices, reading.name
+        for value, choice in reading.choices.items():
+            assert choice.paragraphs, f"{reading.name}={value} names no paragraph"
+            assert (reading.name, value) in used, f"no scenario's verdict rests on {reading.name}={value}"
+    for profile, choices in kb.profiles.items():
+        for name, value in choices.items():
+            assert value in kb.readings[name].choices, f"profile {profile} picks unknown {name}={value}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_source_map_matches_the_document(game: str) -> None:
+    document = registry()[game].document
+    if not (DOCS / DOCUMENT_FILES[document]).exists():
+        pytest.skip(f"the rules documents are not at {DOCS}")
+    kb = kbase.load(game)
+    current = {p.id: p.hash for p in read_document(DOCS, document)}
+    mapped = {para: e.hash for (doc, para), e in kb.paragraphs.items() if doc == document}
+    assert mapped == current
+
+
+def test_every_rule_file_names_its_document() -> None:
+    for path in sorted(rules_dir().rglob("*.lp")):
+        head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:6])
+        assert any(doc in head for doc in DOCUMENT_FILES), f"{path} does not name its source document"
+
+
+def test_every_question_gets_a_verdict(all_answers) -> None:
+    # The engine raises on an undeclared rule or a second verdict; every question must also get one.
+    assert all(a.verdict is not None for _, answers in all_answers for a in answers)
