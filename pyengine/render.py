@@ -29,18 +29,14 @@ def answer_data(scenario: Scenario, answer: Answer) -> dict[str, Any]:
     }
 
 
-def _question_line(answer: Answer) -> str:
-    params = answer.question.params
+def _question_line(scenario: Scenario, answer: Answer) -> str:
+    """The question in words: its kind and parameters, instances shown with their cards."""
     parts = []
-    for key, value in params.items():
-        if key == "entries":
+    for key, value in answer.question.params.items():
+        if key == "entries" or value in (None, False):
             continue
-        if isinstance(value, list):
-            value = ", ".join(getattr(v, "label", lambda v=v: str(v))() for v in value)
-        elif hasattr(value, "label"):
-            value = value.label()
-        if value not in (None, False):
-            parts.append(f"{key}={value}")
+        text = scenario.game.describe_param(key, value, scenario.state)
+        parts.append(f"{key}={text if text is not None else value}")
     return f"{answer.question.kind} " + " ".join(parts)
 
 
@@ -51,7 +47,7 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
     for answer in answers:
         q = answer.question
         lines.append("")
-        lines.append(f"[{q.id}] {_question_line(answer)}")
+        lines.append(f"[{q.id}] {_question_line(scenario, answer)}")
         status = "" if q.expect is None else ("  (as expected)" if not answer.failures()
                                                else "  (MISMATCH: " + "; ".join(answer.failures()) + ")")
         lines.append(f"  verdict: {answer.verdict}{status}")

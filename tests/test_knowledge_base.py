@@ -82,6 +82,12 @@ def test_source_map_matches_the_document(game: str) -> None:
     assert mapped == current
 
 
+def test_every_project_scenario_cites_a_paragraph(all_answers) -> None:
+    for scenario, _ in all_answers:
+        for question in scenario.questions:
+            assert scenario.cites or question.cites, f"{scenario.path} [{question.id}] cites no paragraph"
+
+
 def test_every_rule_file_names_its_document() -> None:
     for path in sorted(rules_dir().rglob("*.lp")):
         head = "\n".join(path.read_text(encoding="utf-8").splitlines()[:6])

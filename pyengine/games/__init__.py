@@ -29,6 +29,8 @@ class Game(Protocol):
 
     def describe(self, evidence: clingo.Symbol, state: Any) -> str: ...
 
+    def describe_param(self, key: str, value: Any, state: Any) -> str | None: ...
+
 
 def registry() -> dict[str, Game]:
     from pyengine.games import lotr

@@ -336,6 +336,16 @@ class Lotr:
 
     # -- explanations --------------------------------------------------------------------------------------
 
+    def describe_param(self, key: str, value: Any, state: State) -> str | None:
+        """A question parameter in words: an instance with its card, a card by its label."""
+        if isinstance(value, str) and value in state.instances:
+            return f"{value} ({state.instances[value].card.label()})"
+        if isinstance(value, Card):
+            return value.label()
+        if isinstance(value, list) and all(isinstance(v, Card) for v in value):
+            return " + ".join(v.label() for v in value)
+        return None
+
     def describe(self, evidence: clingo.Symbol, state: State) -> str:
         args = evidence.arguments
         if evidence.name == "inst" and args:
