@@ -1,9 +1,9 @@
 """Card catalogs and card references.
 
 A scenario names a card by catalog id (`1_313`), by collector's info (`1R313`), by exact title and subtitle
-(`Boromir, Lord of Gondor`), by title alone when only one card has it, or as an inline hypothetical card.
-Resolving a name is lookup, not rules: two cards with the same title are never merged here; whether they
-are the same card is for the encodings to decide.
+(`Boromir, Lord of Gondor`), by title alone when only one card has it, by an alias (a translated name), or
+as an inline hypothetical card. Resolving a name is lookup, not rules: two cards with the same title are
+never merged here; whether they are the same card is for the encodings to decide.
 """
 
 from __future__ import annotations
@@ -30,11 +30,17 @@ class Card:
     abilities: tuple[str, ...] = ()
     translation_of: str | None = None
     hypothetical: bool = False
+    stored_title: str | None = None
+    aliases: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
     def full_name(self) -> str:
         return f"{self.title}, {self.subtitle}" if self.subtitle else self.title
+
+    def names(self) -> set[str]:
+        """Every name a scenario may use for this card."""
+        return {self.full_name, self.title, *self.aliases}
 
     def label(self) -> str:
         dot = "\u2022" if self.unique else ""
@@ -43,54 +49,108 @@ class Card:
 
 
 class Catalog:
-    """Cards by id, with indexes for every way a scenario may name one."""
+    """Cards by id, with lookups for every way a scenario may name one. Subclasses say where cards live."""
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        raise NotImplementedError
+
+    def lookup_code(self, code: str) -> list[Card]:
+        raise NotImplementedError
+
+    def lookup_name(self, key: str) -> list[Card]:
+        raise NotImplementedError
+
+    def suggestion_names(self) -> Iterable[str]:
+        raise NotImplementedError
+
+    def __contains__(self, card_id: str) -> bool:
+        return self.lookup_id(card_id) is not None
+
+    def get(self, card_id: str) -> Card:
+        card = self.lookup_id(card_id)
+        if card is None:
+            raise KeyError(card_id)
+        return card
+
+    def extended(self, cards: Iterable[Card]) -> Catalog:
+        """This catalog with more cards laid over it (a scenario's hypothetical cards)."""
+        return Overlay(self, MemoryCatalog(cards))
+
+    def resolve(self, ref: str, file: str | None = None, line: int | None = None, column: int | None = None,
+                field_name: str | None = None) -> Card:
+        """The one card a reference names, or an InputError with suggestions or the candidates."""
+        card = self.lookup_id(ref)
+        if card is not None:
+            return card
+        key = title_key(ref)
+        for candidates in (self.lookup_code(ref), [c for c in self.lookup_name(key) if c.full_name == ref],
+                           self.lookup_name(key)):
+            unique_ids = {c.id: c for c in candidates}
+            if len(unique_ids) == 1:
+                return next(iter(unique_ids.values()))
+            if len(unique_ids) > 1:
+                names = ", ".join(f"{i} ({c.full_name})" for i, c in sorted(unique_ids.items())[:8])
+                more = f" and {len(unique_ids) - 8} more" if len(unique_ids) > 8 else ""
+                raise InputError(f"card {ref!r} is ambiguous: {names}{more}", file=file, line=line, column=column,
+                                 field=field_name, expected="a card id, a collector's info or a title with subtitle")
+        raise InputError(f"unknown card {ref!r}", file=file, line=line, column=column, field=field_name,
+                         expected="a card id, a collector's info or a title in the catalog",
+                         suggestion=closest(ref, self.suggestion_names()))
+
+
+class MemoryCatalog(Catalog):
+    """A catalog held in memory: the hand-written built-in cards, or a scenario's hypothetical ones."""
 
     def __init__(self, cards: Iterable[Card] = ()):
         self.cards: dict[str, Card] = {}
-        self._by_code: dict[str, list[str]] = defaultdict(list)
-        self._by_name: dict[str, list[str]] = defaultdict(list)
+        self._by_code: dict[str, list[Card]] = defaultdict(list)
+        self._by_name: dict[str, list[Card]] = defaultdict(list)
         for card in cards:
             self.add(card)
 
     def add(self, card: Card) -> None:
         self.cards[card.id] = card
         if card.collinfo:
-            self._by_code[card.collinfo.casefold()].append(card.id)
-        for name in {card.full_name, card.title}:
-            self._by_name[title_key(name)].append(card.id)
+            self._by_code[card.collinfo.casefold()].append(card)
+        for name in {title_key(n) for n in card.names()}:
+            self._by_name[name].append(card)
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        return self.cards.get(card_id)
+
+    def lookup_code(self, code: str) -> list[Card]:
+        return self._by_code.get(code.casefold(), [])
+
+    def lookup_name(self, key: str) -> list[Card]:
+        return self._by_name.get(key, [])
+
+    def suggestion_names(self) -> Iterable[str]:
+        for card in self.cards.values():
+            yield card.id
+            yield card.full_name
+            if card.collinfo:
+                yield card.collinfo
+
+
+class Overlay(Catalog):
+    """A catalog whose cards come first from `top`, then from `base`."""
+
+    def __init__(self, base: Catalog, top: MemoryCatalog):
+        self.base, self.top = base, top
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        return self.top.lookup_id(card_id) or self.base.lookup_id(card_id)
+
+    def lookup_code(self, code: str) -> list[Card]:
+        return self.top.lookup_code(code) or self.base.lookup_code(code)
+
+    def lookup_name(self, key: str) -> list[Card]:
+        return self.top.lookup_name(key) or self.base.lookup_name(key)
+
+    def suggestion_names(self) -> Iterable[str]:
+        yield from self.top.suggestion_names()
+        yield from self.base.suggestion_names()
 
     def extended(self, cards: Iterable[Card]) -> Catalog:
-        """A copy of this catalog with more cards (a scenario's hypothetical cards)."""
-        copy = Catalog(self.cards.values())
-        for card in cards:
-            copy.add(card)
-        return copy
-
-    def __contains__(self, card_id: str) -> bool:
-        return card_id in self.cards
-
-    def get(self, card_id: str) -> Card:
-        return self.cards[card_id]
-
-    def resolve(self, ref: str, file: str | None = None, line: int | None = None, column: int | None = None,
-                field_name: str | None = None) -> Card:
-        """The one card a reference names, or an InputError with suggestions or the candidates."""
-        if ref in self.cards:
-            return self.cards[ref]
-        for index in (self._by_code.get(ref.casefold(), []), self._exact_full_name(ref),
-                      self._by_name.get(title_key(ref), [])):
-            ids = sorted(set(index))
-            if len(ids) == 1:
-                return self.cards[ids[0]]
-            if len(ids) > 1:
-                names = ", ".join(f"{i} ({self.cards[i].full_name})" for i in ids[:8])
-                raise InputError(f"card {ref!r} is ambiguous: {names}", file=file, line=line, column=column,
-                                 field=field_name, expected="a card id, a collector's info or a title with subtitle")
-        choices = [*self.cards, *(c.full_name for c in self.cards.values()),
-                   *(c.collinfo for c in self.cards.values() if c.collinfo)]
-        raise InputError(f"unknown card {ref!r}", file=file, line=line, column=column, field=field_name,
-                         expected="a card id, a collector's info or a title in the catalog",
-                         suggestion=closest(ref, choices))
-
-    def _exact_full_name(self, ref: str) -> list[str]:
-        return [c.id for c in self.cards.values() if c.full_name == ref]
+        top = MemoryCatalog([*self.top.cards.values(), *cards])
+        return Overlay(self.base, top)

@@ -18,6 +18,7 @@ from pyengine.errors import InputError, closest
 from pyengine.games import registry
 from pyengine.render import answer_data, explain
 from pyengine.scenario import Scenario, check_readings, load_scenario, scenario_files
+from pyengine.store import STORE_ENV
 
 
 def _parse_overrides(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
@@ -77,6 +78,7 @@ class _Errors(Exception):
 
 
 def _progress(done: int, total: int, started: float) -> None:
+    """A progress line on a terminal, for runs that take longer than a second."""
     if sys.stderr.isatty() and total > 1 and time.monotonic() - started > 1.0:
         print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
@@ -181,6 +183,47 @@ def cmd_facts(args: argparse.Namespace) -> int:
     return 0
 
 
+def _print_gemp_report(report: dict[str, Any]) -> None:
+    official = report["official"]
+    print(f"entries: {report['entries']} ({official['entries']} official, {report['unofficial_entries']} unofficial)")
+    print(f"official: {official['unique']} unique, {official['distinct_stored_titles']} distinct stored titles "
+          f"({official['distinct_printed_titles']} printed), {official['stored_titles_shared_by_several_cards']} "
+          "titles shared by several cards")
+    for key, label in (("titles_mixing_uniqueness", "titles mixing unique and non-unique"),
+                       ("titles_mixing_sides", "titles mixing sides")):
+        names = "; ".join(f"{t['title']} ({', '.join(t['cards'])})" for t in official[key])
+        print(f"official {label}: {len(official[key])}: {names}")
+    print(f"official titles mixing types: {official['titles_mixing_types']}")
+    edits = "; ".join(f"{e['card']} stored {e['stored']!r}, printed {e['printed']!r}" for e in report["title_edits"])
+    print(f"GEMP title edits: {len(report['title_edits'])}: {edits}")
+    spelling = report["titles_differing_only_in_spelling"]
+    print(f"title groups differing only in accents, case or spacing: {len(spelling)}, e.g. "
+          + "; ".join(" / ".join(g["titles"]) for g in spelling[:4]))
+    shared = report["collinfo_shared_by_different_titles"]
+    print(f"collector's info shared by different titles: {len(shared)}, e.g. "
+          + "; ".join(f"{g['collinfo']}: {' / '.join(g['titles'])}" for g in shared[:3]))
+    limits = report["unique_limits_not_in_the_document"]
+    print(f"'at most N copies' uniqueness (not covered by the document, treated as unique): {len(limits)}")
+    for entry in report["invariant_breaks"]:
+        print(f"breaks {entry['rule']} ({', '.join(entry['paragraphs'])}): {entry['card']} {entry['title']}")
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    from pyengine import store
+    from pyengine.importers import gemp
+
+    started = time.monotonic()
+    cards = gemp.read_cards(Path(args.path), progress=lambda done, total: _progress(done, total, started))
+    report = gemp.report(cards)
+    path = store.write_source(args.source, "lotr", str(Path(args.path).resolve()), cards, report)
+    if args.json:
+        print(json.dumps({"source": args.source, "store": str(path), "report": report}, indent=2, ensure_ascii=False))
+    else:
+        print(f"imported {len(cards)} cards as catalog {args.source!r} into {path}")
+        _print_gemp_report(report)
+    return 0
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pyengine", description=(
         "A rules knowledge base for card games, in Answer Set Programming: says whether a play, a deck or an "
@@ -214,6 +257,13 @@ def build_parser() -> argparse.ArgumentParser:
     rl.add_argument("--game", choices=games)
     rl.add_argument("--json", action="store_true", help="print the results as JSON")
     rl.set_defaults(func=cmd_rules)
+
+    imp = sub.add_parser("import", help="import a public card database into the local catalog store "
+                                        f"(set {STORE_ENV} to choose where)")
+    imp.add_argument("source", choices=["gemp"], help="gemp: GEMP's LOTR TCG card files (HJSON)")
+    imp.add_argument("path", metavar="PATH", help="the card database folder (e.g. a clone's cards/)")
+    imp.add_argument("--json", action="store_true", help="print the data report as JSON")
+    imp.set_defaults(func=cmd_import)
 
     fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
     fa.add_argument("file", metavar="FILE")

@@ -10,7 +10,8 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.catalog import Card, Catalog
+from pyengine import kb as kbase
+from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
 from pyengine.resources import facts_dir
@@ -20,12 +21,13 @@ from pyengine.yamlio import load_file
 ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked")
 IN_PLAY_ZONES = ("play", "support")
 TYPES = ("companion", "ally", "follower", "minion", "possession", "artifact", "condition", "event", "site",
-         "the_one_ring")
+         "the_one_ring", "metasite", "map")
 SIDES = ("free_peoples", "shadow")
 ABILITIES = ("plays_from_dead_pile", "bypasses_dead_pile_copies", "locks_opposing_shadow_copies")
 PHASES = ("fellowship", "shadow", "maneuver", "archery", "assignment", "skirmish", "regroup")
 CARD_FIELDS = {"id", "collinfo", "title", "subtitle", "unique", "side", "type", "culture", "split", "abilities",
-               "translation_of"}
+               "translation_of", "stored_title"}
+CATALOGS = ("builtin", "gemp")
 INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on"}
 ZONE_NAMES = {"play": "play area", "support": "support area", "hand": "hand", "draw_deck": "draw deck",
               "discard": "discard pile", "dead_pile": "dead pile", "stacked": "stacked cards"}
@@ -74,6 +76,7 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
         abilities=tuple(_abilities(fields)),
         translation_of=translation,
         hypothetical=hypothetical,
+        stored_title=fields.text("stored_title"),
     )
 
 
@@ -87,11 +90,20 @@ def _abilities(fields: Fields) -> list[str]:
     return result
 
 
+def open_catalog(name: str) -> Catalog:
+    """The built-in catalog, or a source imported into the store (`pyengine import gemp PATH`)."""
+    if name == "builtin":
+        return builtin_catalog()
+    from pyengine.store import StoreCatalog
+
+    return StoreCatalog(name)
+
+
 @cache
 def builtin_catalog() -> Catalog:
     path = Path(facts_dir(), "lotr", "cards.yaml")
     data = load_file(path)
-    catalog = Catalog()
+    catalog = MemoryCatalog()
     for index, item in enumerate(data):
         line, column = data.item_at(index)
         catalog.add(parse_card(Fields(item, str(path), f"[{index}]", CARD_FIELDS, line, column), False))
@@ -101,7 +113,7 @@ def builtin_catalog() -> Catalog:
 class Lotr:
     name = "lotr"
     document = "lotr_unique"
-    state_fields: ClassVar[set[str]] = {"cards", "players", "turn", "decks"}
+    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "bypass"},
         "heal": {"instance", "discard"},
@@ -127,7 +139,11 @@ class Lotr:
         return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key))
 
     def parse_state(self, fields: Fields) -> State:
-        state = State(self.catalog())
+        name = fields.choice("catalog", CATALOGS, default="builtin") or "builtin"
+        try:
+            state = State(open_catalog(name))
+        except InputError as error:
+            raise fields.error("catalog", error.message, error.expected) from None
         hypothetical: list[Card] = []
         for item, line, column, path in fields.items("cards"):
             card_fields = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
@@ -276,9 +292,10 @@ class Lotr:
             out.append(f"side({c},{card.side}).")
         if card.collinfo:
             out.append(f"collinfo({c},{asp_string(card.collinfo)}).")
+        out.append(f"stored_title({c},{asp_string(card.stored_title or card.title)}).")
         if card.split:
-            out.append(f"title_split({c},{card.split}).")
-        out.extend(f"ability({c},{a})." for a in card.abilities)
+            out.append(f"card_split({c},{card.split}).")
+        out.extend(f"card_ability({c},{a})." for a in card.abilities)
         if card.translation_of:
             original = catalog.get(card.translation_of)
             out.append(f"alias_key({c},{asp_string(title_key(original.title))}).")
@@ -333,6 +350,27 @@ class Lotr:
         for card in cards.values():
             out.extend(self._card_facts(card, state.catalog))
         return out
+
+    def check_cards(self, cards: list[Card]) -> list[dict[str, Any]]:
+        """The cards whose data contradicts what the document says of cards, with the deciding rules."""
+        from pyengine.engine import solve
+
+        kb = kbase.load(self.name)
+        catalog = MemoryCatalog(cards)
+        facts: list[str] = []
+        questions: dict[str, Card] = {}
+        for index, card in enumerate(cards):
+            questions[f"c{index}"] = card
+            facts.append(f'question("c{index}",card). q_card("c{index}",{asp_string(card.id)}).')
+            facts.extend(self._card_facts(card, catalog))
+        found = []
+        for symbol in solve(self.name, facts):
+            if symbol.name == "reason":
+                card = questions[symbol.arguments[0].string]
+                rule = str(symbol.arguments[1])
+                found.append({"card": card.id, "title": card.full_name, "rule": rule,
+                              "paragraphs": [f"{d} {p}" for d, p in kb.rules[rule].sources]})
+        return sorted(found, key=lambda f: (f["card"], f["rule"]))
 
     # -- explanations --------------------------------------------------------------------------------------
 

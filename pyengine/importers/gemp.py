@@ -1,0 +1,148 @@
+"""Importer of GEMP's LOTR TCG card files (HJSON, one file per set and culture, official and unofficial).
+
+It keeps what the uniqueness rules and the explanations need: title (GEMP's stored title and the printed one),
+subtitle, uniqueness (including the unofficial "at most N" values), side, type, culture, collector's info,
+and the errata/variant links. GEMP disambiguates two same-titled cards by editing one title (`Orc Pursuer(2)`);
+the printed title is restored here and the stored one kept, because the document decides which clashes are
+separate cards (facts/lotr/card_facts.lp), not the importer.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import hjson
+
+from pyengine.catalog import Card
+from pyengine.errors import InputError
+from pyengine.games.lotr import GAME
+from pyengine.text import title_key
+
+SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
+         "shadow": "shadow"}
+_DISAMBIGUATION = re.compile(r"^(?P<title>.*\S)\((?P<n>\d+)\)$")
+
+
+def _type(raw: str) -> str:
+    return "_".join(raw.strip().lower().split())
+
+
+def printed_title(stored: str) -> tuple[str, int | None]:
+    """GEMP's stored title without its disambiguating `(N)`, and N."""
+    match = _DISAMBIGUATION.match(stored)
+    return (match["title"], int(match["n"])) if match else (stored, None)
+
+
+def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
+    if not isinstance(entry, dict):
+        raise InputError(f"card {card_id} is not a mapping of fields", file=file, field=card_id,
+                         expected="a GEMP card entry")
+    stored = entry.get("title")
+    if not isinstance(stored, str) or not stored.strip():
+        raise InputError(f"card {card_id} has no title", file=file, field=f"{card_id}.title",
+                         expected="a non-empty title")
+    raw_type = entry.get("type")
+    if not isinstance(raw_type, str):
+        raise InputError(f"card {card_id} has no type", file=file, field=f"{card_id}.type", expected="a card type")
+    info = entry.get("cardInfo") if isinstance(entry.get("cardInfo"), dict) else {}
+    unique = entry.get("unique")
+    title, variant = printed_title(stored.strip())
+    raw_side = entry.get("side")
+    subtitle = entry.get("subtitle")
+    return Card(
+        id=card_id, title=title, stored_title=stored.strip(),
+        subtitle=str(subtitle).strip() if subtitle not in (None, "") else None,
+        unique=unique is True or (isinstance(unique, int) and not isinstance(unique, bool) and unique >= 1),
+        side=SIDES.get(str(raw_side).strip().lower()) if raw_side else None,
+        type=_type(raw_type), culture=str(entry["culture"]).lower() if entry.get("culture") else None,
+        collinfo=str(info["collInfo"]) if info.get("collInfo") else None,
+        extra={"official": official, "file": file,
+               **({"unique_limit": unique} if isinstance(unique, int) and not isinstance(unique, bool) else {}),
+               **({"title_edit": variant} if variant else {}),
+               **{k: info[k] for k in ("parent", "variant", "revision") if k in info}},
+    )
+
+
+def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -> list[Card]:
+    """Every card of a GEMP `cards/` folder (or of the repository above it)."""
+    if (root / "cards").is_dir():
+        root = root / "cards"
+    if not root.is_dir():
+        raise InputError("not a folder", file=str(root), expected="GEMP's cards/ folder of .hjson files")
+    files = sorted(root.rglob("*.hjson"))
+    if not files:
+        raise InputError("no .hjson card files found", file=str(root),
+                         expected="GEMP's cards/ folder (official/setNN/*.hjson, unofficial/...)")
+    cards: dict[str, Card] = {}
+    for index, path in enumerate(files, 1):
+        relative = str(path.relative_to(root))
+        try:
+            data = hjson.loads(path.read_text(encoding="utf-8"))
+        except hjson.HjsonDecodeError as exc:
+            raise InputError(f"malformed HJSON: {exc.msg}", file=str(path), line=exc.lineno,
+                             column=exc.colno) from None
+        except (UnicodeDecodeError, OSError) as exc:
+            raise InputError(f"cannot read the card file: {exc}", file=str(path)) from None
+        if not isinstance(data, dict):
+            raise InputError("not a mapping of card ids to cards", file=str(path), expected="a GEMP card file")
+        official = relative.split("/")[0] == "official"
+        for card_id, entry in data.items():
+            card = _card(str(card_id), entry, official, str(path))
+            if card.id in cards:
+                raise InputError(f"card id {card.id} appears twice (also in {cards[card.id].extra['file']})",
+                                 file=str(path), field=card.id, expected="one entry per card id")
+            cards[card.id] = card
+        if progress:
+            progress(index, len(files))
+    return list(cards.values())
+
+
+def report(cards: list[Card]) -> dict[str, Any]:
+    """Counts and anomalies of the data, against what the document states of cards."""
+    official = [c for c in cards if c.extra.get("official")]
+
+    def grouped(items: list[Card], key: Callable[[Card], Any]) -> dict[Any, list[Card]]:
+        groups: dict[Any, list[Card]] = defaultdict(list)
+        for card in items:
+            groups[key(card)].append(card)
+        return groups
+
+    def mixed(items: list[Card], attribute: Callable[[Card], Any]) -> list[dict[str, Any]]:
+        return [{"title": title, "values": sorted({str(attribute(c)) for c in group}),
+                 "cards": sorted(c.id for c in group)}
+                for title, group in sorted(grouped(items, lambda c: c.title).items())
+                if len({attribute(c) for c in group}) > 1]
+
+    spelling = [{"key": key, "titles": sorted({c.title for c in group}), "cards": sorted(c.id for c in group)}
+                for key, group in sorted(grouped(cards, lambda c: title_key(c.title)).items())
+                if len({c.title for c in group}) > 1]
+    shared_info = [{"collinfo": info, "titles": sorted({c.full_name for c in group}),
+                    "cards": sorted(c.id for c in group)}
+                   for info, group in sorted(grouped([c for c in cards if c.collinfo], lambda c: c.collinfo).items())
+                   if len({c.title for c in group}) > 1]
+    return {
+        "entries": len(cards),
+        "official": {
+            "entries": len(official),
+            "unique": sum(c.unique for c in official),
+            "distinct_stored_titles": len({c.stored_title for c in official}),
+            "distinct_printed_titles": len({c.title for c in official}),
+            "stored_titles_shared_by_several_cards": sum(
+                1 for g in grouped(official, lambda c: c.stored_title).values() if len(g) > 1),
+            "titles_mixing_uniqueness": mixed(official, lambda c: c.unique),
+            "titles_mixing_sides": mixed([c for c in official if c.side], lambda c: c.side),
+            "titles_mixing_types": len(mixed(official, lambda c: c.type)),
+        },
+        "unofficial_entries": len(cards) - len(official),
+        "title_edits": [{"card": c.id, "stored": c.stored_title, "printed": c.title}
+                        for c in cards if c.extra.get("title_edit")],
+        "titles_differing_only_in_spelling": spelling,
+        "collinfo_shared_by_different_titles": shared_info,
+        "unique_limits_not_in_the_document": [{"card": c.id, "title": c.full_name, "at_most": c.extra["unique_limit"]}
+                                              for c in cards if c.extra.get("unique_limit", 1) > 1],
+        "invariant_breaks": GAME.check_cards(cards),
+    }

@@ -1,0 +1,142 @@
+"""The local catalog store: imported card databases, kept in one SQLite file so that a query opens it in
+milliseconds and reads only the cards it names, instead of re-reading thousands of source files.
+
+Location: the environment variable PYENGINE_STORE, else $XDG_DATA_HOME/pyengine/catalog.sqlite, else
+~/.local/share/pyengine/catalog.sqlite. Each import replaces one source (e.g. `gemp`) in one transaction,
+so a failed import leaves the previous contents as they were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pyengine.catalog import Card, Catalog
+from pyengine.errors import InputError
+from pyengine.text import title_key
+
+STORE_ENV = "PYENGINE_STORE"
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sources (source TEXT PRIMARY KEY, game TEXT NOT NULL, path TEXT NOT NULL,
+                                    report TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cards (source TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL,
+                                  PRIMARY KEY (source, id));
+CREATE TABLE IF NOT EXISTS names (source TEXT NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS codes (source TEXT NOT NULL, code TEXT NOT NULL, id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS names_by_key ON names (source, key);
+CREATE INDEX IF NOT EXISTS codes_by_code ON codes (source, code);
+"""
+
+
+def store_path() -> Path:
+    if os.environ.get(STORE_ENV):
+        return Path(os.environ[STORE_ENV])
+    data_home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return data_home / "pyengine" / "catalog.sqlite"
+
+
+def _encode(card: Card) -> str:
+    return json.dumps(dataclasses.asdict(card), ensure_ascii=False, separators=(",", ":"))
+
+
+def _decode(record: str) -> Card:
+    data: dict[str, Any] = json.loads(record)
+    data["abilities"] = tuple(data.get("abilities") or ())
+    data["aliases"] = tuple(data.get("aliases") or ())
+    return Card(**data)
+
+
+@contextmanager
+def _connect(path: Path, write: bool = False) -> Iterator[sqlite3.Connection]:
+    if write:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        connection = sqlite3.connect(path)
+    else:
+        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    try:
+        yield connection
+    finally:
+        connection.close()
+
+
+def write_source(source: str, game: str, origin: str, cards: Iterable[Card], report: dict[str, Any],
+                 path: Path | None = None) -> Path:
+    """Replace one source's cards in the store, all at once."""
+    path = path or store_path()
+    with _connect(path, write=True) as db:
+        db.executescript(_SCHEMA)
+        with db:
+            for table in ("sources", "cards", "names", "codes"):
+                db.execute(f"DELETE FROM {table} WHERE source = ?", (source,))
+            for card in cards:
+                db.execute("INSERT INTO cards VALUES (?, ?, ?)", (source, card.id, _encode(card)))
+                db.executemany("INSERT INTO names VALUES (?, ?, ?)",
+                               [(source, key, card.id) for key in {title_key(n) for n in card.names()}])
+                if card.collinfo:
+                    db.execute("INSERT INTO codes VALUES (?, ?, ?)", (source, card.collinfo.casefold(), card.id))
+            db.execute("INSERT INTO sources VALUES (?, ?, ?, ?)",
+                       (source, game, origin, json.dumps(report, ensure_ascii=False)))
+    return path
+
+
+def sources(path: Path | None = None) -> dict[str, str]:
+    """The imported sources and their games; empty when there is no store."""
+    path = path or store_path()
+    if not path.exists():
+        return {}
+    with _connect(path) as db:
+        try:
+            return dict(db.execute("SELECT source, game FROM sources").fetchall())
+        except sqlite3.DatabaseError:
+            return {}
+
+
+class StoreCatalog(Catalog):
+    """One imported source of the store, read card by card."""
+
+    def __init__(self, source: str, path: Path | None = None):
+        self.source, self.path = source, path or store_path()
+        if source not in sources(self.path):
+            raise InputError(f"no imported catalog {source!r} in the store {self.path}", field="catalog",
+                             expected=f"run `pyengine import {source} PATH` first, or set {STORE_ENV}")
+        self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        self._cache: dict[str, Card | None] = {}
+
+    def _cards(self, query: str, arg: str) -> list[Card]:
+        rows = self._db.execute(query, (self.source, arg)).fetchall()
+        return [self._one(card_id) for (card_id,) in rows if self._one(card_id) is not None]  # type: ignore[misc]
+
+    def _one(self, card_id: str) -> Card | None:
+        if card_id not in self._cache:
+            row = self._db.execute("SELECT record FROM cards WHERE source = ? AND id = ?",
+                                   (self.source, card_id)).fetchone()
+            self._cache[card_id] = _decode(row[0]) if row else None
+        return self._cache[card_id]
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        return self._one(card_id)
+
+    def lookup_code(self, code: str) -> list[Card]:
+        return self._cards("SELECT id FROM codes WHERE source = ? AND code = ? ORDER BY id", code.casefold())
+
+    def lookup_name(self, key: str) -> list[Card]:
+        return self._cards("SELECT DISTINCT id FROM names WHERE source = ? AND key = ? ORDER BY id", key)
+
+    def suggestion_names(self) -> Iterable[str]:
+        for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,)):
+            card = _decode(record)
+            yield card.id
+            yield card.full_name
+            if card.collinfo:
+                yield card.collinfo
+
+    def all_cards(self) -> Iterator[Card]:
+        for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):
+            yield _decode(record)
