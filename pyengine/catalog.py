@@ -8,12 +8,16 @@ never merged here; whether they are the same card is for the encodings to decide
 
 from __future__ import annotations
 
+import re
 from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
 from pyengine.errors import InputError, closest
 from pyengine.text import title_key
+
+# "Orc Pursuer (5C108)": a name followed by its collector's info, as decklists often write it.
+_WITH_CODE = re.compile(r"^(?P<name>.*\S)\s*\((?P<code>[^()]+)\)$")
 
 
 @dataclass(frozen=True)
@@ -82,6 +86,12 @@ class Catalog:
         card = self.lookup_id(ref)
         if card is not None:
             return card
+        with_code = _WITH_CODE.match(ref)
+        if with_code:
+            named = [c for c in self.lookup_code(with_code["code"])
+                     if title_key(with_code["name"]) in {title_key(n) for n in c.names()}]
+            if len({c.id for c in named}) == 1:
+                return named[0]
         key = title_key(ref)
         for candidates in (self.lookup_code(ref), [c for c in self.lookup_name(key) if c.full_name == ref],
                            self.lookup_name(key)):

@@ -14,7 +14,7 @@ from typing import Any
 
 from pyengine import kb as kbase
 from pyengine.engine import answer
-from pyengine.errors import InputError, closest
+from pyengine.errors import InputError, InputErrors, closest
 from pyengine.games import registry
 from pyengine.render import answer_data, explain
 from pyengine.scenario import Scenario, check_readings, load_scenario, scenario_files
@@ -68,13 +68,8 @@ def _load_all(paths: list[str]) -> list[Scenario]:
         except InputError as error:
             errors.append(error)
     if errors:
-        raise _Errors(errors)
+        raise InputErrors(errors)
     return scenarios
-
-
-class _Errors(Exception):
-    def __init__(self, errors: list[InputError]):
-        self.errors = errors
 
 
 def _progress(done: int, total: int, started: float) -> None:
@@ -123,6 +118,42 @@ def cmd_explain(args: argparse.Namespace) -> int:
     else:
         print(explain(scenario, answers))
     return 1 if any(a.failures() for a in answers) else 0
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    from pyengine.decks import load_deck
+
+    files = [Path(p) for p in args.files]
+    errors: list[InputError] = []
+    decks = []
+    for path in files:
+        try:
+            decks.append(load_deck(path, args.game, args.catalog))
+        except InputError as error:
+            errors.append(error)
+        except InputErrors as many:
+            errors.extend(many.errors)
+    if errors:
+        raise InputErrors(errors)
+    results = []
+    started = time.monotonic()
+    for index, deck in enumerate(decks, 1):
+        [result] = answer(deck, _parse_overrides(args, deck))
+        data = answer_data(deck, result)
+        results.append({"file": deck.path, "valid": result.verdict == "valid", "verdict": result.verdict,
+                        "reasons": data["reasons"], "rested_on": data["rested_on"], "readings": data["readings"]})
+        _progress(index, len(decks), started)
+    if args.json:
+        print(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
+    else:
+        for entry in results:
+            print(f"{entry['file']}: {entry['verdict']}")
+            for reason in entry["reasons"]:
+                sources = ", ".join(f"{s['document']} {s['paragraph']}" for s in reason["sources"])
+                print(f"  {reason['rule']} ({sources}): {reason['state']}")
+            if entry["rested_on"]:
+                print("  rested on readings: " + ", ".join(f"{n}={v}" for n, v in sorted(entry["rested_on"].items())))
+    return 0 if all(entry["valid"] for entry in results) else 1
 
 
 def _games(args: argparse.Namespace) -> list[str]:
@@ -248,6 +279,14 @@ def build_parser() -> argparse.ArgumentParser:
     exp.set_defaults(func=cmd_explain)
 
     games = sorted(registry())
+    dk = sub.add_parser("deck", help="validate decklist files (YAML, or text lines like '4 Sting (1R313)'); "
+                                     "exit 1 when one is invalid")
+    dk.add_argument("files", nargs="+", metavar="FILE")
+    dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
+    dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one (gemp)")
+    readings_options(dk)
+    dk.set_defaults(func=cmd_deck)
+
     rd = sub.add_parser("readings", help="list the readings, their choices, defaults and paragraphs")
     rd.add_argument("--game", choices=games)
     rd.add_argument("--json", action="store_true", help="print the results as JSON")
@@ -281,7 +320,7 @@ def main(argv: list[str] | None = None) -> int:
     except InputError as error:
         print(f"error: {error}", file=sys.stderr)
         return 2
-    except _Errors as errors:
+    except InputErrors as errors:
         for error in errors.errors:
             print(f"error: {error}", file=sys.stderr)
         return 2

@@ -44,5 +44,5 @@ class InputErrors(Exception):
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> str | None:
     """The closest few choices to a misspelt word, quoted and joined, or None."""
-    found = difflib.get_close_matches(word, list(choices), n=n, cutoff=0.6)
+    found = difflib.get_close_matches(word, list(dict.fromkeys(choices)), n=n, cutoff=0.6)
     return " or ".join(repr(f) for f in found) if found else None

@@ -14,7 +14,7 @@ from pyengine.games import Game, registry
 from pyengine.yamlio import load_file
 
 COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
-QUESTION_FIELDS = {"id", "ask", "expect", "rules", "cites", "readings", "note"}
+QUESTION_FIELDS = {"id", "ask", "expect", "rules", "cites", "readings", "profile", "note"}
 
 
 @dataclass
@@ -66,9 +66,14 @@ def check_readings(readings: dict[str, str], kb: kbase.KnowledgeBase, fields: Fi
 
 
 def _readings(fields: Fields, kb: kbase.KnowledgeBase) -> dict[str, str]:
-    raw = fields.mapping("readings")
-    readings = {str(k): str(v) for k, v in raw.items()}
-    check_readings(readings, kb, fields, "readings")
+    """A mapping's `profile:` choices overlaid by its `readings:` choices."""
+    readings: dict[str, str] = {}
+    profile = fields.choice("profile", sorted(kb.profiles))
+    if profile:
+        readings.update(kb.profiles[profile])
+    raw = {str(k): str(v) for k, v in fields.mapping("readings").items()}
+    check_readings(raw, kb, fields, "readings")
+    readings.update(raw)
     return readings
 
 
@@ -95,13 +100,9 @@ def load_scenario(path: Path) -> Scenario:
     game = games[game_name]
     top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
     kb = kbase.load(game.name)
-    readings: dict[str, str] = {}
-    profile = top.choice("profile", sorted(kb.profiles))
-    if profile:
-        readings.update(kb.profiles[profile])
-    readings.update(_readings(top, kb))
     state = game.parse_state(top)
-    scenario = Scenario(file, game, top.text("title") or path.stem, _cites(top, kb, game.document), readings, state)
+    scenario = Scenario(file, game, top.text("title") or path.stem, _cites(top, kb, game.document),
+                        _readings(top, kb), state)
     seen: set[str] = set()
     items = list(top.items("questions"))
     if not items:

@@ -8,6 +8,7 @@ from typing import Any, Protocol
 import clingo
 
 from pyengine.catalog import Catalog
+from pyengine.errors import InputError
 from pyengine.fields import Fields
 
 
@@ -15,6 +16,7 @@ class Game(Protocol):
     name: str
     document: str
     state_fields: set[str]
+    deck_fields: set[str]
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.
     question_fields: dict[str, set[str]]
     verdicts: dict[str, tuple[str, ...]]
@@ -22,6 +24,8 @@ class Game(Protocol):
     def catalog(self) -> Catalog: ...
 
     def parse_state(self, fields: Fields) -> Any: ...
+
+    def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[Any, dict[str, Any]]: ...
 
     def parse_question(self, kind: str, fields: Fields, state: Any) -> dict[str, Any]: ...
 

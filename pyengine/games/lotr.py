@@ -3,6 +3,7 @@ instances, decks, turn) and questions, the facts they become, and how evidence r
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -16,7 +17,7 @@ from pyengine.errors import InputError
 from pyengine.fields import Fields
 from pyengine.resources import facts_dir
 from pyengine.text import asp_string, title_key
-from pyengine.yamlio import load_file
+from pyengine.yamlio import Mapping, load_file
 
 ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked")
 IN_PLAY_ZONES = ("play", "support")
@@ -51,7 +52,7 @@ class State:
     catalog: Catalog
     players: list[str] = field(default_factory=list)
     instances: dict[str, Instance] = field(default_factory=dict)
-    decks: dict[str, list[tuple[Card, int]]] = field(default_factory=dict)
+    decks: dict[str, list[tuple[Card, int, str]]] = field(default_factory=dict)
     phase: str | None = None
     fellowship_player: str | None = None
     hypothetical: list[Card] = field(default_factory=list)
@@ -114,6 +115,7 @@ class Lotr:
     name = "lotr"
     document = "lotr_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
+    deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "bypass"},
         "heal": {"instance", "discard"},
@@ -138,12 +140,31 @@ class Lotr:
             raise fields.error(key, f"got {ref!r}", expected="a card id, collector's info or title")
         return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key))
 
-    def parse_state(self, fields: Fields) -> State:
+    def _new_state(self, fields: Fields) -> State:
         name = fields.choice("catalog", CATALOGS, default="builtin") or "builtin"
         try:
-            state = State(open_catalog(name))
+            return State(open_catalog(name))
         except InputError as error:
             raise fields.error("catalog", error.message, error.expected) from None
+
+    def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[State, dict[str, Any]]:
+        """A decklist file: its draw deck (`cards:`), ring-bearer, ring and sites, every unknown card reported."""
+        state = self._new_state(fields)
+        entries = self.decklist(state, fields, "cards", "draw", errors) + self.decklist(state, fields, "sites",
+                                                                                          "site", errors)
+        for key in ("ring_bearer", "ring"):
+            if fields.has(key):
+                try:
+                    entries.append((self._resolve(state, fields.raw(key), fields, key), 1, key))
+                except InputError as error:
+                    errors.append(error)
+        if not entries and not errors:
+            raise InputError("the decklist holds no cards", file=fields.file, field="cards",
+                             expected="cards: a list of entries such as '4 Sting (1R313)'")
+        return state, {"entries": entries}
+
+    def parse_state(self, fields: Fields) -> State:
+        state = self._new_state(fields)
         hypothetical: list[Card] = []
         for item, line, column, path in fields.items("cards"):
             card_fields = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
@@ -222,12 +243,38 @@ class Lotr:
                 seen.add(current.id)
                 current = state.instances[current.on]
 
-    def _deck_entries(self, state: State, decks: Fields, player: str) -> list[tuple[Card, int]]:
+    def _deck_entries(self, state: State, decks: Fields, player: str) -> list[tuple[Card, int, str]]:
+        """A decklist: a list of draw-deck cards, or a mapping with cards, ring_bearer, ring and sites."""
+        if isinstance(decks.raw(player), list):
+            return self.decklist(state, decks, player, "draw")
+        parts = decks.sub(player, {"cards", "ring_bearer", "ring", "sites"})
+        entries = self.decklist(state, parts, "cards", "draw") + self.decklist(state, parts, "sites", "site")
+        for key in ("ring_bearer", "ring"):
+            if parts.has(key):
+                entries.append((self._resolve(state, parts.raw(key), parts, key), 1, key))
+        return entries
+
+    def decklist(self, state: State, fields: Fields, key: str, part: str,
+                 errors: list[InputError] | None = None) -> list[tuple[Card, int, str]]:
+        """The entries of a list field: `{card: REF, count: N}`, or a string `REF` or `N REF` or `Nx REF`.
+        With `errors`, every bad entry is collected there instead of stopping at the first."""
         entries = []
-        for item, line, column, path in decks.items(player):
-            entry = Fields(item, decks.file, path, {"card", "count"}, line or 0, column or 0)
-            card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
-            entries.append((card, entry.whole("count", 1, minimum=1)))
+        for item, line, column, path in fields.items(key):
+            if isinstance(item, str):
+                match = re.match(r"^\s*(\d+)\s*x?\s+(\S.*)$", item)
+                count, ref = (int(match[1]), match[2].strip()) if match else (1, item.strip())
+                item = Mapping()
+                item.update(card=ref, count=count)
+                item.line, item.column = line or 0, column or 0
+                item.key_positions = {"card": (line or 0, column or 0), "count": (line or 0, column or 0)}
+            try:
+                entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
+                card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
+                entries.append((card, entry.whole("count", 1, minimum=1), part))
+            except InputError as error:
+                if errors is None:
+                    raise
+                errors.append(error)
         return entries
 
     def _instance_ref(self, fields: Fields, key: str, state: State) -> str:
@@ -276,7 +323,7 @@ class Lotr:
                   for c, *_ in fields.items("counts")] or [1, 1]
         if len(counts) != 2 or min(counts) < 1:
             raise fields.error("counts", f"got {fields.raw('counts')!r}", expected="two whole numbers of at least 1")
-        return {"cards": cards, "in": where, "entries": list(zip(cards, counts, strict=True))}
+        return {"cards": cards, "in": where, "entries": [(c, n, "draw") for c, n in zip(cards, counts, strict=True)]}
 
     # -- facts ---------------------------------------------------------------------------------------------
 
@@ -342,11 +389,11 @@ class Lotr:
                 cards[a.id], cards[b.id] = a, b
                 out.append(f"q_coexist({q},{asp_string(a.id)},{asp_string(b.id)},{params['players']}).")
             if "entries" in params:
-                totals: dict[str, int] = {}
-                for card, count in params["entries"]:
+                totals: dict[tuple[str, str], int] = {}
+                for card, count, part in params["entries"]:
                     cards[card.id] = card
-                    totals[card.id] = totals.get(card.id, 0) + count
-                out.extend(f"deck_entry({q},{asp_string(cid)},{n})." for cid, n in totals.items())
+                    totals[card.id, part] = totals.get((card.id, part), 0) + count
+                out.extend(f"deck_part({q},{asp_string(cid)},{part},{n})." for (cid, part), n in totals.items())
         for card in cards.values():
             out.extend(self._card_facts(card, state.catalog))
         return out

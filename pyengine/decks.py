@@ -1,0 +1,81 @@
+"""Decklist files for `pyengine deck`: YAML (`game:`, `catalog:`, readings, the game's deck sections) or plain
+text, one `COUNT[x] CARD` per line with `Section: CARD` lines for single cards (e.g. `Ring-bearer: 1_290`).
+A decklist becomes a scenario with one deck question, answered by the encodings like any other."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+from pyengine import kb as kbase
+from pyengine.errors import InputError, InputErrors
+from pyengine.fields import Fields
+from pyengine.games import registry
+from pyengine.scenario import Question, Scenario, _readings
+from pyengine.yamlio import MAX_FILE_BYTES, Mapping, Sequence, load_file
+
+DECK_FIELDS = {"game", "title", "catalog", "profile", "readings"}
+_SECTION = re.compile(r"^(?P<section>[A-Za-z][A-Za-z _-]*):\s*(?P<value>.*)$")
+
+
+def _text_decklist(path: Path) -> Mapping:
+    """A plain-text decklist as the mapping its YAML form would give, with line numbers kept."""
+    if path.stat().st_size > MAX_FILE_BYTES:
+        raise InputError("the file is too large", file=str(path), expected="a decklist of at most 2 MB")
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except UnicodeDecodeError:
+        raise InputError("not UTF-8 text", file=str(path)) from None
+    data = Mapping()
+    data.line = data.column = 1
+    for number, raw in enumerate(lines, 1):
+        line = raw.split("#", 1)[0].strip()
+        if not line:
+            continue
+        match = _SECTION.match(line)
+        if match and not match["section"].strip().isdigit():
+            key = "_".join(match["section"].strip().lower().replace("-", " ").split())
+            if key in {"site", "sites"}:
+                key, value = "sites", match["value"]
+            else:
+                value = match["value"]
+            if key == "sites" or key == "cards":
+                items = data.setdefault(key, Sequence())
+                items.append(value)
+                items.item_positions.append((number, 1))
+            else:
+                data[key] = value
+            data.key_positions[key] = (number, 1)
+            continue
+        items = data.setdefault("cards", Sequence())
+        items.append(line)
+        items.item_positions.append((number, 1))
+        data.key_positions.setdefault("cards", (number, 1))
+    if not data:
+        raise InputError("the decklist is empty", file=str(path), expected="lines like '4 Sting (1R313)'")
+    return data
+
+
+def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenario:
+    """Read a decklist file into a scenario with one `deck` question about it."""
+    file = str(path)
+    data = _text_decklist(path) if path.suffix in {".txt", ".dek"} else load_file(path)
+    games = registry()
+    if not isinstance(data, dict):
+        raise InputError("a decklist must be a mapping of fields", file=file, expected="game:, cards:, ...")
+    if game_name is None:
+        game_name = Fields(data, file, "", set(data)).choice("game", sorted(games))
+    if game_name is None:
+        raise InputError("which game is this decklist for?", file=file, field="game",
+                         expected="a `game:` field or --game")
+    game = games[game_name]
+    if catalog is not None:
+        data["catalog"] = catalog
+    fields = Fields(data, file, "", DECK_FIELDS | game.deck_fields)
+    kb = kbase.load(game.name)
+    errors: list[InputError] = []
+    state, params = game.parse_deck(fields, errors)
+    if errors:
+        raise InputErrors(errors)
+    question = Question("deck", "deck", params, None, None, [], {}, None)
+    return Scenario(file, game, fields.text("title") or path.name, [], _readings(fields, kb), state, [question])
