@@ -54,16 +54,17 @@ class _Loader(_BaseLoader):  # type: ignore[misc, valid-type]
 
 
 # Booleans and numbers as in YAML 1.2's core schema. YAML 1.1 would read `expect: yes` or `on: shards` as
-# booleans, and the card id `1_364` as the number 1364.
+# booleans, and the card id `1_364` as the number 1364. A number with a leading zero (the card code `04045`)
+# stays a string.
 _BOOL, _INT, _FLOAT = "tag:yaml.org,2002:bool", "tag:yaml.org,2002:int", "tag:yaml.org,2002:float"
 _Loader.yaml_implicit_resolvers = {
     first: [(tag, pattern) for tag, pattern in resolvers if tag not in (_BOOL, _INT, _FLOAT)]
     for first, resolvers in _BaseLoader.yaml_implicit_resolvers.items()
 }
 _Loader.add_implicit_resolver(_BOOL, re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
-_Loader.add_implicit_resolver(_INT, re.compile(r"^[-+]?[0-9]+$"), list("-+0123456789"))
-_Loader.add_implicit_resolver(_FLOAT, re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"),
-                              list("-+.0123456789"))
+_Loader.add_implicit_resolver(_INT, re.compile(r"^[-+]?(?:0|[1-9][0-9]*)$"), list("-+0123456789"))
+_FLOAT_TEXT = r"^[-+]?(?:\.[0-9]+|(?:0|[1-9][0-9]*)(?:\.[0-9]*)?)(?:[eE][-+]?[0-9]+)?$"
+_Loader.add_implicit_resolver(_FLOAT, re.compile(_FLOAT_TEXT), list("-+.0123456789"))
 
 
 def _position(node: yaml.Node) -> Position:

@@ -37,6 +37,6 @@ class Game(Protocol):
 
 
 def registry() -> dict[str, Game]:
-    from pyengine.games import lotr
+    from pyengine.games import lotr, marvel
 
-    return {"lotr": lotr.GAME}
+    return {"lotr": lotr.GAME, "marvel": marvel.GAME}

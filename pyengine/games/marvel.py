@@ -1,0 +1,321 @@
+"""Marvel Champions (document marvel_unique, German): the built-in catalog, the scenario state (each
+player's identity with the face that is up, cards in play and in hand, the encounter cards in play, decks)
+and questions, the facts they become, and how evidence reads."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any, ClassVar
+
+import clingo
+
+from pyengine.catalog import Card, Catalog, MemoryCatalog
+from pyengine.errors import InputError, closest
+from pyengine.fields import Fields
+from pyengine.resources import facts_dir
+from pyengine.text import asp_string, title_key
+from pyengine.yamlio import load_file
+
+TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade", "event", "resource", "attachment",
+         "treachery", "side_scheme", "main_scheme", "environment", "obligation", "player_side_scheme", "leader",
+         "evidence_means", "evidence_motive", "evidence_opportunity")
+ZONES = ("play", "hand", "deck", "discard")
+FACES = ("hero", "alter_ego")
+CATALOGS = ("builtin", "marvelsdb")
+CARD_FIELDS = {"id", "title", "subtitle", "unique", "type", "alter_ego", "forms", "deck_limit", "aliases"}
+ENCOUNTER = "encounter"
+
+
+def loose_key(text: str) -> str:
+    """A name with case, accents, spaces, hyphens and punctuation removed (Yellowjacket = Yellow Jacket)."""
+    return re.sub(r"[^0-9a-z]", "", title_key(text))
+
+
+@dataclass
+class Instance:
+    id: str
+    card: Card
+    owner: str
+    zone: str
+    face: str | None = None
+
+
+@dataclass
+class State:
+    catalog: Catalog
+    players: list[str] = field(default_factory=list)
+    instances: dict[str, Instance] = field(default_factory=dict)
+    decks: dict[str, dict[str, Any]] = field(default_factory=dict)
+
+
+def parse_card(fields: Fields, hypothetical: bool) -> Card:
+    """One card record, from the built-in catalog or a scenario's `cards:` list."""
+    forms = [str(f) for f, *_ in fields.items("forms")]
+    aliases = tuple(str(a) for a, *_ in fields.items("aliases"))
+    limit = fields.whole("deck_limit", -1, minimum=-1)
+    return Card(id=fields.text("id", required=True) or "", title=fields.text("title", required=True) or "",
+                subtitle=fields.text("subtitle"), unique=fields.flag("unique", False),
+                type=fields.choice("type", TYPES, required=True) or "", hypothetical=hypothetical, aliases=aliases,
+                extra={"alter_ego": fields.text("alter_ego"), "forms": forms,
+                       **({"deck_limit": limit} if limit >= 0 else {})})
+
+
+@cache
+def builtin_catalog() -> Catalog:
+    path = Path(facts_dir(), "marvel", "cards.yaml")
+    data = load_file(path)
+    catalog = MemoryCatalog()
+    for index, item in enumerate(data):
+        line, column = data.item_at(index)
+        catalog.add(parse_card(Fields(item, str(path), f"[{index}]", CARD_FIELDS, line, column), False))
+    return catalog
+
+
+def open_catalog(name: str) -> Catalog:
+    if name == "builtin":
+        return builtin_catalog()
+    from pyengine.store import StoreCatalog
+
+    return StoreCatalog(name)
+
+
+class Marvel:
+    name = "marvel"
+    document = "marvel_unique"
+    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks"}
+    deck_fields: ClassVar[set[str]] = {"catalog", "identity", "cards"}
+    question_fields: ClassVar[dict[str, set[str]]] = {
+        "play": {"instance"},
+        "coexist": {"cards", "in"},
+        "deck": {"player"},
+        "reveal": {"card", "player"},
+        "put_into_play": {"card", "player"},
+    }
+    verdicts: ClassVar[dict[str, tuple[str, ...]]] = {
+        "play": ("legal", "illegal"), "coexist": ("yes", "no"), "deck": ("valid", "invalid"),
+        "reveal": ("enters_play", "discarded"), "put_into_play": ("enters_play", "fails"),
+    }
+
+    def catalog(self) -> Catalog:
+        return builtin_catalog()
+
+    # -- reading a scenario -------------------------------------------------------------------------------
+
+    def _resolve(self, state: State, ref: Any, fields: Fields, key: str) -> Card:
+        line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
+        if isinstance(ref, bool) or not isinstance(ref, str | int):
+            raise fields.error(key, f"got {ref!r}", expected="a card code or name")
+        return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key))
+
+    def _new_state(self, fields: Fields) -> State:
+        name = fields.choice("catalog", CATALOGS, default="builtin") or "builtin"
+        try:
+            state = State(open_catalog(name))
+        except InputError as error:
+            raise fields.error("catalog", error.message, error.expected) from None
+        hypothetical = []
+        for item, line, column, path in fields.items("cards"):
+            card_fields = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
+            card = parse_card(card_fields, True)
+            if card.id in state.catalog:
+                raise card_fields.error("id", f"card id {card.id!r} already names a card",
+                                        expected="a new id for a hypothetical card")
+            hypothetical.append(card)
+            state.catalog = state.catalog.extended([card])
+        return state
+
+    def parse_state(self, fields: Fields) -> State:
+        state = self._new_state(fields)
+        players = fields.sub("players", {str(p) for p in fields.mapping("players")})
+        state.players = [str(p) for p in fields.mapping("players")]
+        if ENCOUNTER in state.players:
+            raise players.error(ENCOUNTER, "'encounter' is not a player name", expected="the encounter: section")
+        for player in state.players:
+            zones = players.sub(player, {"identity", *ZONES})
+            if zones.has("identity"):
+                ident = zones.sub("identity", {"id", "card", "face"})
+                card = self._resolve(state, ident.require("card", "a hero card"), ident, "card")
+                if card.type != "hero":
+                    raise ident.error("card", f"{card.label()} is a {card.type}", expected="a hero card")
+                self._add(state, ident, Instance(ident.text("id") or f"{player}.identity", card, player, "identity",
+                                                 ident.choice("face", FACES, default="hero")))
+            for zone in ZONES:
+                self._zone(state, zones, zone, player)
+        encounter = fields.sub("encounter", {"play"})
+        self._zone(state, encounter, "play", ENCOUNTER)
+        decks = fields.sub("decks", set(state.players))
+        for player in state.players:
+            if decks.has(player):
+                state.decks[player] = self._deck(state, decks.sub(player, {"identity", "cards"}), None)
+        return state
+
+    def _add(self, state: State, fields: Fields, instance: Instance) -> None:
+        if instance.id in state.instances:
+            raise fields.error("id", f"instance id {instance.id!r} is used twice", expected="one zone per instance")
+        state.instances[instance.id] = instance
+
+    def _zone(self, state: State, zones: Fields, zone: str, owner: str) -> None:
+        for index, (item, line, column, path) in enumerate(zones.items(zone), 1):
+            data = {"card": item} if isinstance(item, str) else item
+            entry = Fields(data, zones.file, path, {"id", "card"}, line or 0, column or 0)
+            card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
+            self._add(state, entry, Instance(entry.text("id") or f"{owner}.{zone}.{index}", card, owner, zone))
+
+    def _deck(self, state: State, fields: Fields, errors: list[InputError] | None) -> dict[str, Any]:
+        identity = None
+        if fields.has("identity"):
+            identity = self._resolve(state, fields.raw("identity"), fields, "identity")
+            if identity.type != "hero":
+                raise fields.error("identity", f"{identity.label()} is a {identity.type}", expected="a hero card")
+        entries = []
+        for item, line, column, path in fields.items("cards"):
+            try:
+                count, ref = 1, item
+                if isinstance(item, str):
+                    match = re.match(r"^\s*(\d+)\s*x?\s+(\S.*)$", item)
+                    count, ref = (int(match[1]), match[2].strip()) if match else (1, item.strip())
+                    item = {"card": ref, "count": count}
+                entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
+                card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
+                entries.append((card, entry.whole("count", 1, minimum=1)))
+            except InputError as error:
+                if errors is None:
+                    raise
+                errors.append(error)
+        return {"identity": identity, "entries": entries}
+
+    def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[State, dict[str, Any]]:
+        state = self._new_state(fields)
+        return state, self._deck(state, fields, errors)
+
+    def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
+        if kind == "play":
+            ref = fields.text("instance", required=True) or ""
+            if ref not in state.instances:
+                raise fields.error("instance", f"no instance {ref!r} in the state", expected="an instance id",
+                                   suggestion=closest(ref, state.instances))
+            if state.instances[ref].zone in ("play", "identity"):
+                raise fields.error("instance", f"instance {ref!r} is already in play", expected="a card in hand")
+            return {"instance": ref}
+        if kind == "deck":
+            player = fields.choice("player", state.players, required=True) or ""
+            if player not in state.decks:
+                raise fields.error("player", f"player {player!r} has no deck in `decks:`", expected="a decklist")
+            return dict(state.decks[player])
+        if kind in ("reveal", "put_into_play"):
+            card = self._resolve(state, fields.require("card", "an encounter card"), fields, "card")
+            return {"card": card, "player": fields.choice("player", state.players, required=True)}
+        cards = [self._resolve(state, ref, fields, "cards") for ref, *_ in fields.items("cards")]
+        if len(cards) != 2:
+            raise fields.error("cards", f"got {len(cards)} cards", expected="a list of exactly two cards")
+        return {"cards": cards, "in": fields.choice("in", ("play", "deck"), default="play")}
+
+    # -- facts ---------------------------------------------------------------------------------------------
+
+    def faces(self, card: Card, catalog: Catalog) -> list[tuple[Card, str]]:
+        """Every face of the identity whose hero card is `card`: its hero forms and its alter ego."""
+        faces = [(card, "hero")]
+        faces += [(catalog.get(f), "hero") for f in card.extra.get("forms") or [] if f in catalog]
+        alter_ego = card.extra.get("alter_ego")
+        if alter_ego and alter_ego in catalog:
+            faces.append((catalog.get(alter_ego), "alter_ego"))
+        return faces
+
+    def card_facts(self, card: Card, catalog: Catalog) -> list[str]:
+        c = asp_string(card.id)
+        out = [f"card({c}).", f"card_type({c},{card.type}).", f"name({c},{asp_string(title_key(card.title))}).",
+               f"name_loose({c},{asp_string(loose_key(card.title))})."]
+        if card.unique:
+            out.append(f"printed_unique({c}).")
+        if card.subtitle:
+            out += [f"subtitle({c},{asp_string(title_key(card.subtitle))}).",
+                    f"subtitle_loose({c},{asp_string(loose_key(card.subtitle))})."]
+        if "deck_limit" in card.extra:
+            out.append(f"deck_limit({c},{int(card.extra['deck_limit'])}).")
+        alter_ego = card.title if card.type == "alter_ego" else None
+        if card.type == "hero" and card.extra.get("alter_ego") in catalog:
+            alter_ego = catalog.get(card.extra["alter_ego"]).title
+        if alter_ego:
+            out += [f"alter_ego_name({c},{asp_string(title_key(alter_ego))}).",
+                    f"alter_ego_loose({c},{asp_string(loose_key(alter_ego))})."]
+        return out
+
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+        cards: dict[str, Card] = {}
+        out: list[str] = []
+        for inst in state.instances.values():
+            i = asp_string(inst.id)
+            cards[inst.card.id] = inst.card
+            out.append(f"instance({i},{asp_string(inst.card.id)},{asp_string(inst.owner)}). in_zone({i},{inst.zone}).")
+            if inst.zone == "identity":
+                for face, kind in self.faces(inst.card, state.catalog):
+                    cards[face.id] = face
+                    out.append(f"face_card({i},{asp_string(face.id)},{kind}).")
+                out.append(f"face_up({i},{inst.face}).")
+        for qid, kind, params in questions:
+            q = asp_string(qid)
+            out.append(f"question({q},{kind}).")
+            if kind == "play":
+                owner = state.instances[params["instance"]].owner
+                out.append(f"q_play({q},{asp_string(params['instance'])},{asp_string(owner)}).")
+            elif kind == "coexist":
+                a, b = params["cards"]
+                cards[a.id], cards[b.id] = a, b
+                out.append(f"q_coexist({q},{asp_string(a.id)},{asp_string(b.id)},{params['in']}).")
+            elif kind in ("reveal", "put_into_play"):
+                card = params["card"]
+                cards[card.id] = card
+                predicate = "q_reveal" if kind == "reveal" else "q_put_into_play"
+                out.append(f"{predicate}({q},{asp_string(card.id)},{asp_string(params['player'] or '')}).")
+            elif kind == "deck":
+                totals: dict[str, int] = {}
+                for card, count in params["entries"]:
+                    cards[card.id] = card
+                    totals[card.id] = totals.get(card.id, 0) + count
+                out.extend(f"deck_card({q},{asp_string(cid)},{n})." for cid, n in totals.items())
+                if params["identity"] is not None:
+                    for face, face_kind in self.faces(params["identity"], state.catalog):
+                        cards[face.id] = face
+                        out.append(f"deck_face({q},{asp_string(face.id)},{face_kind}).")
+        for card in cards.values():
+            out.extend(self.card_facts(card, state.catalog))
+        return out
+
+    # -- explanations --------------------------------------------------------------------------------------
+
+    def describe_param(self, key: str, value: Any, state: State) -> str | None:
+        if isinstance(value, str) and value in state.instances:
+            return f"{value} ({state.instances[value].card.label()})"
+        if isinstance(value, Card):
+            return value.label()
+        if isinstance(value, list) and all(isinstance(v, Card) for v in value):
+            return " + ".join(v.label() for v in value)
+        return None
+
+    def describe(self, evidence: clingo.Symbol, state: State) -> str:
+        args = evidence.arguments
+        if evidence.name == "inst" and args:
+            inst = state.instances.get(args[0].string)
+            if inst is None:
+                return str(evidence)
+            if inst.zone == "identity":
+                return f"{inst.owner}'s identity {inst.card.label()} [{inst.id}], {inst.face} face up"
+            owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
+            return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
+        if evidence.name == "card" and args:
+            card_id = args[0].string
+            return state.catalog.get(card_id).label() if card_id in state.catalog else card_id
+        if evidence.name in ("shows", "face") and len(args) == 2:
+            verb = "shows" if evidence.name == "shows" else "has the face-down face"
+            return f"{self.describe(args[0], state)} {verb} {self.describe(args[1], state)}"
+        if evidence.name == "pair" and len(args) == 2:
+            return f"{self.describe(args[0], state)} and {self.describe(args[1], state)}"
+        if evidence.name == "count" and len(args) == 2:
+            return f"{args[1].number} copies of {self.describe(args[0], state)}"
+        return str(evidence)
+
+
+GAME = Marvel()
