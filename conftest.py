@@ -14,6 +14,7 @@ ROOT = Path(__file__).parent
 SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
 DATA = ROOT.parent / "shared" / "data"
 GEMP_CARDS = DATA / "gemp-lotr" / "cards"
+MARVELSDB = DATA / "marvelsdb"
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -22,13 +23,16 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     from pyengine import store
-    from pyengine.importers import gemp
+    from pyengine.importers import gemp, marvelsdb
 
     folder = Path(tempfile.mkdtemp(prefix="pyengine-store-"))
     os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
     if GEMP_CARDS.is_dir():
         cards = gemp.read_cards(GEMP_CARDS)
         store.write_source("gemp", "lotr", str(GEMP_CARDS), cards, gemp.report(cards))
+    if (MARVELSDB / "pack").is_dir():
+        cards, report = marvelsdb.read_cards(MARVELSDB)
+        store.write_source("marvelsdb", "marvel", str(MARVELSDB), cards, report)
 
 
 def missing_data_reason(error: InputError) -> str | None:

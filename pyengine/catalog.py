@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 
 from pyengine.errors import InputError, closest
@@ -81,8 +81,9 @@ class Catalog:
         return Overlay(self, MemoryCatalog(cards))
 
     def resolve(self, ref: str, file: str | None = None, line: int | None = None, column: int | None = None,
-                field_name: str | None = None) -> Card:
-        """The one card a reference names, or an InputError with suggestions or the candidates."""
+                field_name: str | None = None, accept: Callable[[Card], bool] | None = None) -> Card:
+        """The one card a reference names, or an InputError with suggestions or the candidates. Where the field
+        only takes some cards (`accept`, e.g. heroes), a name shared with other kinds of card narrows to them."""
         card = self.lookup_id(ref)
         if card is not None:
             return card
@@ -96,6 +97,8 @@ class Catalog:
         for candidates in (self.lookup_code(ref), [c for c in self.lookup_name(key) if c.full_name == ref],
                            self.lookup_name(key)):
             unique_ids = {c.id: c for c in candidates}
+            if accept is not None and len(unique_ids) > 1:
+                unique_ids = {i: c for i, c in unique_ids.items() if accept(c)} or unique_ids
             if len(unique_ids) == 1:
                 return next(iter(unique_ids.values()))
             if len(unique_ids) > 1:

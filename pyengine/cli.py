@@ -239,19 +239,46 @@ def _print_gemp_report(report: dict[str, Any]) -> None:
         print(f"breaks {entry['rule']} ({', '.join(entry['paragraphs'])}): {entry['card']} {entry['title']}")
 
 
+def _print_marvelsdb_report(report: dict[str, Any]) -> None:
+    print(f"entries: {report['entries']} ({report['cards']} cards, {report['reprint_stubs']} reprint stubs "
+          "resolved to their originals)")
+    by_type = ", ".join(f"{n} {t}" for t, n in report["unique_by_type"].items())
+    print(f"unique: {report['unique']} ({by_type}); {report['unique_allies_without_subtitle']} unique allies "
+          "without subtitle")
+    print(f"heroes not marked unique (treated as unique, p5/p7): {', '.join(report['heroes_not_marked_unique'])}")
+    print(f"unique player cards without deck_limit: {report['unique_player_cards_without_deck_limit']}; "
+          f"non-unique player cards with deck_limit 1: {report['non_unique_player_cards_with_deck_limit_1']}")
+    print("names differing only in spelling: " + "; ".join(" / ".join(g) for g in
+                                                            report["names_differing_only_in_spelling"]))
+    for v in report["alter_ego_and_ally_subtitle_variants"]:
+        print(f"one person spelt two ways: alter ego {v['alter_ego']!r} of {v['hero']}, "
+              f"ally {v['ally']} subtitled {v['subtitle']!r}")
+    for v in report["german_respellings_of_alter_egos"]:
+        print(f"German re-spelling: ally {v['ally']} subtitled {v['german_subtitle']!r}, alter ego {v['alter_ego']!r}")
+    print(f"unique characters without a German entry: {report['unique_characters_without_german_entry']}")
+
+
 def cmd_import(args: argparse.Namespace) -> int:
     from pyengine import store
-    from pyengine.importers import gemp
+    from pyengine.importers import gemp, marvelsdb
 
     started = time.monotonic()
-    cards = gemp.read_cards(Path(args.path), progress=lambda done, total: _progress(done, total, started))
-    report = gemp.report(cards)
-    path = store.write_source(args.source, "lotr", str(Path(args.path).resolve()), cards, report)
+
+    def progress(done: int, total: int) -> None:
+        _progress(done, total, started)
+
+    if args.source == "gemp":
+        cards = gemp.read_cards(Path(args.path), progress=progress)
+        report, game, printer = gemp.report(cards), "lotr", _print_gemp_report
+    else:
+        cards, report = marvelsdb.read_cards(Path(args.path), progress=progress)
+        game, printer = "marvel", _print_marvelsdb_report
+    path = store.write_source(args.source, game, str(Path(args.path).resolve()), cards, report)
     if args.json:
         print(json.dumps({"source": args.source, "store": str(path), "report": report}, indent=2, ensure_ascii=False))
     else:
         print(f"imported {len(cards)} cards as catalog {args.source!r} into {path}")
-        _print_gemp_report(report)
+        printer(report)
     return 0
 
 
@@ -299,7 +326,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     imp = sub.add_parser("import", help="import a public card database into the local catalog store "
                                         f"(set {STORE_ENV} to choose where)")
-    imp.add_argument("source", choices=["gemp"], help="gemp: GEMP's LOTR TCG card files (HJSON)")
+    imp.add_argument("source", choices=["gemp", "marvelsdb"],
+                     help="gemp: GEMP's LOTR TCG card files (HJSON); marvelsdb: MarvelCDB's JSON data")
     imp.add_argument("path", metavar="PATH", help="the card database folder (e.g. a clone's cards/)")
     imp.add_argument("--json", action="store_true", help="print the data report as JSON")
     imp.set_defaults(func=cmd_import)

@@ -79,8 +79,8 @@ def write_source(source: str, game: str, origin: str, cards: Iterable[Card], rep
                 db.execute("INSERT INTO cards VALUES (?, ?, ?)", (source, card.id, _encode(card)))
                 db.executemany("INSERT INTO names VALUES (?, ?, ?)",
                                [(source, key, card.id) for key in {title_key(n) for n in card.names()}])
-                if card.collinfo:
-                    db.execute("INSERT INTO codes VALUES (?, ?, ?)", (source, card.collinfo.casefold(), card.id))
+                codes = {c.casefold() for c in [card.collinfo, *card.extra.get("codes", [])] if c}
+                db.executemany("INSERT INTO codes VALUES (?, ?, ?)", [(source, code, card.id) for code in codes])
             db.execute("INSERT INTO sources VALUES (?, ?, ?, ?)",
                        (source, game, origin, json.dumps(report, ensure_ascii=False)))
     return path

@@ -104,11 +104,12 @@ class Marvel:
 
     # -- reading a scenario -------------------------------------------------------------------------------
 
-    def _resolve(self, state: State, ref: Any, fields: Fields, key: str) -> Card:
+    def _resolve(self, state: State, ref: Any, fields: Fields, key: str, hero: bool = False) -> Card:
         line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
         if isinstance(ref, bool) or not isinstance(ref, str | int):
             raise fields.error(key, f"got {ref!r}", expected="a card code or name")
-        return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key))
+        accept = (lambda card: card.type == "hero") if hero else None
+        return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key), accept=accept)
 
     def _new_state(self, fields: Fields) -> State:
         name = fields.choice("catalog", CATALOGS, default="builtin") or "builtin"
@@ -116,19 +117,21 @@ class Marvel:
             state = State(open_catalog(name))
         except InputError as error:
             raise fields.error("catalog", error.message, error.expected) from None
-        hypothetical = []
+        return state
+
+    def _hypothetical(self, state: State, fields: Fields) -> None:
+        """A scenario's `cards:`, hypothetical cards laid over the catalog."""
         for item, line, column, path in fields.items("cards"):
             card_fields = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
             card = parse_card(card_fields, True)
             if card.id in state.catalog:
                 raise card_fields.error("id", f"card id {card.id!r} already names a card",
                                         expected="a new id for a hypothetical card")
-            hypothetical.append(card)
             state.catalog = state.catalog.extended([card])
-        return state
 
     def parse_state(self, fields: Fields) -> State:
         state = self._new_state(fields)
+        self._hypothetical(state, fields)
         players = fields.sub("players", {str(p) for p in fields.mapping("players")})
         state.players = [str(p) for p in fields.mapping("players")]
         if ENCOUNTER in state.players:
@@ -137,7 +140,7 @@ class Marvel:
             zones = players.sub(player, {"identity", *ZONES})
             if zones.has("identity"):
                 ident = zones.sub("identity", {"id", "card", "face"})
-                card = self._resolve(state, ident.require("card", "a hero card"), ident, "card")
+                card = self._resolve(state, ident.require("card", "a hero card"), ident, "card", hero=True)
                 if card.type != "hero":
                     raise ident.error("card", f"{card.label()} is a {card.type}", expected="a hero card")
                 self._add(state, ident, Instance(ident.text("id") or f"{player}.identity", card, player, "identity",
@@ -167,7 +170,7 @@ class Marvel:
     def _deck(self, state: State, fields: Fields, errors: list[InputError] | None) -> dict[str, Any]:
         identity = None
         if fields.has("identity"):
-            identity = self._resolve(state, fields.raw("identity"), fields, "identity")
+            identity = self._resolve(state, fields.raw("identity"), fields, "identity", hero=True)
             if identity.type != "hero":
                 raise fields.error("identity", f"{identity.label()} is a {identity.type}", expected="a hero card")
         entries = []

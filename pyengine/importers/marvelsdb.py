@@ -1,0 +1,171 @@
+"""Importer of MarvelCDB's Marvel Champions card data (JSON: pack/*.json, translations/<lang>/pack/*.json).
+
+Reprint stubs (`duplicate_of`) resolve to their original card, whose codes they become. A hero card is linked
+to its alter ego (its `back_link`, or for a two-card identity such as SP//dr the alter ego of its set) and to
+the identity's other hero forms (the other hero cards of its set). German names become aliases, so scenarios
+and decklists may name cards in German. The report counts the data and lists its anomalies.
+"""
+
+from __future__ import annotations
+
+import difflib
+import json
+from collections import defaultdict
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pyengine.catalog import Card
+from pyengine.errors import InputError
+from pyengine.games.marvel import loose_key
+from pyengine.text import title_key
+
+PLAYER_EXCLUDED = {"encounter", "campaign"}
+
+
+def _load(path: Path) -> list[dict[str, Any]]:
+    try:
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except json.JSONDecodeError as exc:
+        raise InputError(f"malformed JSON: {exc.msg}", file=str(path), line=exc.lineno, column=exc.colno) from None
+    except (OSError, UnicodeDecodeError) as exc:
+        raise InputError(f"cannot read the file: {exc}", file=str(path)) from None
+    if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
+        raise InputError("not a list of cards", file=str(path), expected="a MarvelCDB pack file")
+    return data
+
+
+def read_raw(root: Path, language: str = "de",
+             progress: Callable[[int, int], None] | None = None) -> tuple[dict[str, dict], dict[str, dict]]:
+    """The raw card records by code, and the translated records of one language by code."""
+    packs = sorted((root / "pack").glob("*.json")) if (root / "pack").is_dir() else []
+    if not packs:
+        raise InputError("no pack/*.json card files found", file=str(root),
+                         expected="a MarvelCDB data folder (pack/*.json, translations/<lang>/pack/*.json)")
+    raw: dict[str, dict] = {}
+    for index, path in enumerate(packs, 1):
+        for entry in _load(path):
+            code = entry.get("code")
+            if not isinstance(code, str):
+                raise InputError("a card has no code", file=str(path), expected="every card with a `code`")
+            if "name" not in entry and "duplicate_of" not in entry:
+                raise InputError(f"card {code} has no name", file=str(path), field=f"{code}.name",
+                                 expected="a name, or duplicate_of for a reprint")
+            raw[code] = entry | {"_file": str(path)}
+        if progress:
+            progress(index, len(packs))
+    translated: dict[str, dict] = {}
+    for path in sorted((root / "translations" / language / "pack").glob("*.json")):
+        for entry in _load(path):
+            if isinstance(entry.get("code"), str):
+                translated[entry["code"]] = entry
+    return raw, translated
+
+
+def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]:
+    """Cards with identities linked, reprints resolved and translated names as aliases."""
+    real = {code: e for code, e in raw.items() if "name" in e}
+    reprints: dict[str, list[str]] = defaultdict(list)
+    for code, entry in raw.items():
+        if "name" not in entry:
+            original = entry["duplicate_of"]
+            while original in raw and "name" not in raw[original]:
+                original = raw[original]["duplicate_of"]
+            reprints[original].append(code)
+    by_set: dict[str, list[str]] = defaultdict(list)
+    for code, entry in sorted(real.items()):
+        if entry.get("set_code") and entry.get("type_code") in ("hero", "alter_ego"):
+            by_set[entry["set_code"]].append(code)
+    cards = []
+    for code, entry in sorted(real.items()):
+        kind = entry.get("type_code") or ""
+        extra: dict[str, Any] = {k: entry[k] for k in ("deck_limit", "faction_code", "set_code", "pack_code", "hidden")
+                                 if entry.get(k) is not None}
+        extra["codes"] = reprints.get(code, [])
+        if kind == "hero":
+            family = by_set.get(entry.get("set_code") or "", [])
+            back = entry.get("back_link")
+            alter_egos = [c for c in family if real[c].get("type_code") == "alter_ego"]
+            if back in real and real[back].get("type_code") == "alter_ego":
+                extra["alter_ego"] = back
+            elif len(alter_egos) == 1:
+                extra["alter_ego"] = alter_egos[0]
+            extra["forms"] = [c for c in family if c != code and real[c].get("type_code") == "hero"]
+        names = []
+        german = translated.get(code, {})
+        if german.get("name") and german["name"] != entry["name"]:
+            names.append(german["name"])
+        subname = german.get("subname") or entry.get("subname")
+        if german.get("name") and subname:
+            names.append(f"{german['name']}, {subname}")
+        cards.append(Card(id=code, title=entry["name"], subtitle=entry.get("subname") or None,
+                          unique=entry.get("is_unique") is True, type=kind, aliases=tuple(dict.fromkeys(names)),
+                          extra=extra))
+    return cards
+
+
+def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -> tuple[list[Card], dict[str, Any]]:
+    """Every card of a MarvelCDB data folder, and the data report."""
+    raw, translated = read_raw(root, progress=progress)
+    cards = build_cards(raw, translated)
+    return cards, report(raw, translated, cards)
+
+
+def report(raw: dict[str, dict], translated: dict[str, dict], cards: list[Card]) -> dict[str, Any]:
+    real = [e for e in raw.values() if "name" in e]
+    unique = [e for e in real if e.get("is_unique") is True]
+
+    def is_player(e: dict) -> bool:
+        return e.get("faction_code") not in PLAYER_EXCLUDED
+
+    by_loose: dict[str, set[str]] = defaultdict(set)
+    for entry in real:
+        for text in (entry["name"], entry.get("subname")):
+            if text:
+                by_loose[loose_key(text)].add(text)
+    spelling = [sorted(group) for group in by_loose.values() if len({title_key(t) for t in group}) > 1]
+    heroes = {c.id: c for c in cards if c.type == "hero"}
+    by_id = {c.id: c for c in cards}
+    person_variants = []
+    german_respellings = []
+    for hero in heroes.values():
+        alter_ego = by_id.get(hero.extra.get("alter_ego") or "")
+        if alter_ego is None:
+            continue
+        for ally in (c for c in cards if c.type == "ally" and c.title == hero.title and c.subtitle):
+            a, b = title_key(alter_ego.title).split(), title_key(ally.subtitle or "").split()
+            if a != b and (set(a) <= set(b) or set(b) <= set(a)):
+                person_variants.append({"hero": hero.id, "alter_ego": alter_ego.title, "ally": ally.id,
+                                        "subtitle": ally.subtitle})
+            german = translated.get(ally.id, {}).get("subname")
+            if german and german != alter_ego.title and difflib.SequenceMatcher(None, german,
+                                                                                 alter_ego.title).ratio() > 0.85:
+                german_respellings.append({"ally": ally.id, "german_subtitle": german, "alter_ego": alter_ego.title})
+    characters = [e for e in unique if e.get("type_code") in ("hero", "alter_ego", "ally", "minion", "villain")]
+    return {
+        "entries": len(raw),
+        "cards": len(real),
+        "reprint_stubs": len(raw) - len(real),
+        "unique": len(unique),
+        "unique_by_type": {t: sum(1 for e in unique if e.get("type_code") == t)
+                           for t in ("hero", "alter_ego", "ally", "minion", "villain")},
+        "unique_allies_without_subtitle": sum(1 for e in unique
+                                              if e.get("type_code") == "ally" and not e.get("subname")),
+        "heroes_not_marked_unique": sorted(e["code"] for e in real if e.get("type_code") == "hero"
+                                           and e.get("is_unique") is not True),
+        "unique_player_cards_without_deck_limit": sum(1 for e in unique
+                                                      if is_player(e) and e.get("deck_limit") is None),
+        "non_unique_player_cards_with_deck_limit_1": sum(1 for e in real if e.get("is_unique") is not True
+                                                         and e.get("faction_code") != "encounter"
+                                                         and e.get("deck_limit") == 1),
+        "names_differing_only_in_spelling": sorted(spelling),
+        "alter_ego_and_ally_subtitle_variants": person_variants,
+        "german_respellings_of_alter_egos": german_respellings,
+        "unique_characters_without_german_entry": sum(1 for e in characters if e["code"] not in translated),
+        "identities_without_alter_ego": sorted(h.id for h in heroes.values() if not h.extra.get("alter_ego")),
+        "definitions": {
+            "player cards": "faction not encounter or campaign (for the deck-limit count); not encounter "
+                            "(for the non-unique count)",
+            "spelling variants": "names or subtitles equal once case, accents, spaces and punctuation are removed",
+        },
+    }
