@@ -16,6 +16,7 @@ from pyengine import kb as kbase
 from pyengine.engine import answer
 from pyengine.errors import InputError, InputErrors, closest
 from pyengine.games import registry
+from pyengine.limits import DEFAULT_LIMITS, limits
 from pyengine.render import answer_data, explain
 from pyengine.scenario import Scenario, check_readings, load_scenario, scenario_files
 from pyengine.store import STORE_ENV
@@ -282,10 +283,30 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def _positive_float(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not value > 0:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    return value
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pyengine", description=(
         "A rules knowledge base for card games, in Answer Set Programming: says whether a play, a deck or an "
         "action is legal and why, down to the paragraph of the rules document."))
+    parser.add_argument("--max-instances", type=_positive_int, default=DEFAULT_LIMITS.max_instances, metavar="N",
+                        help=f"refuse states with more than N card instances (default {DEFAULT_LIMITS.max_instances})")
+    parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_LIMITS.solve_seconds, metavar="SECONDS",
+                        help=f"stop a solve that runs longer (default {DEFAULT_LIMITS.solve_seconds:g})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def readings_options(p: argparse.ArgumentParser) -> None:
@@ -342,6 +363,8 @@ def build_parser() -> argparse.ArgumentParser:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    limits.max_instances = args.max_instances
+    limits.solve_seconds = args.timeout
     try:
         _validate_options(args)
         return int(args.func(args))

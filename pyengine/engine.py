@@ -11,6 +11,7 @@ from pathlib import Path
 import clingo
 
 from pyengine import kb as kbase
+from pyengine.limits import LimitError, limits
 from pyengine.resources import facts_dir, rules_dir
 from pyengine.scenario import Question, Scenario
 from pyengine.text import asp_string
@@ -71,7 +72,11 @@ def solve(game: str, facts: list[str]) -> list[clingo.Symbol]:
     control.add("base", [], "\n".join(facts))
     control.ground([("base", [])])
     shown: list[clingo.Symbol] = []
-    result = control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)))
+    with control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)), async_=True) as handle:
+        if not handle.wait(limits.solve_seconds):
+            handle.cancel()
+            raise LimitError(f"solving stopped after {limits.solve_seconds:g} s; the limit is set by --timeout")
+        result = handle.get()
     if not result.satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
     return shown

@@ -11,6 +11,7 @@ from pyengine import kb as kbase
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
 from pyengine.games import Game, registry
+from pyengine.limits import limits
 from pyengine.yamlio import load_file
 
 COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
@@ -92,8 +93,11 @@ def _cites(fields: Fields, kb: kbase.KnowledgeBase, document: str) -> list[str]:
 
 def load_scenario(path: Path) -> Scenario:
     """Read and validate one scenario file; every problem is an InputError with its line."""
-    file = str(path)
-    data = load_file(path)
+    return scenario_from_data(load_file(path), str(path), path.stem)
+
+
+def scenario_from_data(data: Any, file: str, default_title: str = "scenario") -> Scenario:
+    """Validate a scenario given as data (from a file, or built by a test or a search)."""
     games = registry()
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
     game_name = head.choice("game", sorted(games), required=True)
@@ -101,8 +105,12 @@ def load_scenario(path: Path) -> Scenario:
     top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
     kb = kbase.load(game.name)
     state = game.parse_state(top)
-    scenario = Scenario(file, game, top.text("title") or path.stem, _cites(top, kb, game.document),
+    scenario = Scenario(file, game, top.text("title") or default_title, _cites(top, kb, game.document),
                         _readings(top, kb), state)
+    if len(getattr(state, "instances", {})) > limits.max_instances:
+        raise InputError(f"the state has {len(state.instances)} card instances, over the limit of "
+                         f"{limits.max_instances}", file=file, field="players",
+                         expected="a smaller state, or a higher --max-instances")
     seen: set[str] = set()
     items = list(top.items("questions"))
     if not items:

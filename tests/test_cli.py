@@ -38,6 +38,20 @@ BAD_INPUTS = {
     "unknown_zone.yaml": ("4:5", "unknown field 'hands'", "did you mean 'hand'"),
     "wrong_field.yaml": ("5:30", "unknown field 'wonuds'", "did you mean 'wounds'"),
     "wrong_type.yaml": ("5:30", "got 'many'", "whole number"),
+    "marvel_identity_not_hero.yaml": ("4:16", "is of type ally", "expected a hero card"),
+    "marvel_unknown_face.yaml": ("4:30", "'villain'", "expected one of hero, alter_ego"),
+    "marvel_unknown_player.yaml": ("6:34", "'bob'", "expected one of alice"),
+    "instance_in_two_zones.yaml": ("6:13", "used twice (also in alice's play area)"),
+    "heal_unknown_discard.yaml": ("7:30", "no instance 'b2'", "did you mean 'b'"),
+    "players_not_a_mapping.yaml": ("2:1", "got a list", "expected a mapping"),
+    "nul_character.yaml": ("3:20", "NUL character"),
+    "deck_without_decklist.yaml": ("4:17", "has no deck"),
+    "unknown_catalog.yaml": ("2:1", "'gempp'", "did you mean 'gemp'"),
+    "coexist_three_cards.yaml": ("3:20", "got 3 cards", "exactly two"),
+    "active_outside_play.yaml": ("4:33", "never active"),
+    "duplicate_question_id.yaml": ("4:45", "'q1' is used twice"),
+    "not_utf8.yaml": ("not UTF-8",),
+    "no_questions.yaml": ("3:1", "asks no questions"),
 }
 
 
@@ -61,6 +75,26 @@ def test_bad_input_gets_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[
     assert lines[0].startswith(f"error: {BAD / name}")
     for words in BAD_INPUTS[name]:
         assert words in lines[0]
+
+
+def test_a_10_mb_file_is_refused_without_reading_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    path = tmp_path / "huge.yaml"
+    path.write_text("game: lotr\n# " + "x" * 10_000_000 + "\n", encoding="utf-8")
+    code, out, err = run(capsys, "check", str(path))
+    assert code == 2 and out == ""
+    assert "over the limit of 2,000,000" in err
+
+
+def test_too_many_instances_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "--max-instances", "3", "check", str(ROOT / "examples" / "judge_second_sting.yaml"))
+    assert code == 2
+    assert "4 card instances, over the limit of 3" in err and "--max-instances" in err
+
+
+def test_errors_of_several_files_are_all_reported(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, err = run(capsys, "check", str(BAD / "misspelt_card.yaml"), str(BAD / "wrong_field.yaml"))
+    assert code == 2 and out == ""
+    assert len(err.strip().splitlines()) == 2
 
 
 def test_check_examples_passes(capsys: pytest.CaptureFixture[str]) -> None:

@@ -142,7 +142,7 @@ class Marvel:
                 ident = zones.sub("identity", {"id", "card", "face"})
                 card = self._resolve(state, ident.require("card", "a hero card"), ident, "card", hero=True)
                 if card.type != "hero":
-                    raise ident.error("card", f"{card.label()} is a {card.type}", expected="a hero card")
+                    raise ident.error("card", f"{card.label()} is of type {card.type}", expected="a hero card")
                 self._add(state, ident, Instance(ident.text("id") or f"{player}.identity", card, player, "identity",
                                                  ident.choice("face", FACES, default="hero")))
             for zone in ZONES:
@@ -172,7 +172,7 @@ class Marvel:
         if fields.has("identity"):
             identity = self._resolve(state, fields.raw("identity"), fields, "identity", hero=True)
             if identity.type != "hero":
-                raise fields.error("identity", f"{identity.label()} is a {identity.type}", expected="a hero card")
+                raise fields.error("identity", f"{identity.label()} is of type {identity.type}", expected="a hero card")
         entries = []
         for item, line, column, path in fields.items("cards"):
             try:

@@ -1,0 +1,26 @@
+"""A short run of the scenario fuzzer (the long run: python -m pyengine.fuzz --count 10000)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pyengine.fuzz import mutate_structure, mutate_text, run
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_short_fuzz_run_has_no_tracebacks() -> None:
+    tally = run(300, seed=3, paths=[ROOT / "examples", ROOT / "tests" / "scenarios" / "lotr",
+                                    ROOT / "tests" / "scenarios" / "marvel"])
+    assert tally["inputs"] == 300
+    assert tally["tracebacks"] == 0, tally["failures"][0]["traceback"] if tally["failures"] else ""
+    assert tally["answered"] > 0 and tally["input_errors"] > 0
+
+
+def test_mutations_change_their_input() -> None:
+    import random
+
+    rng = random.Random(5)
+    data = {"game": "lotr", "questions": [{"ask": "card", "card": "Sting"}]}
+    assert any(mutate_structure(data, rng) != data for _ in range(10))
+    assert any(mutate_text("game: lotr\n", rng) != "game: lotr\n" for _ in range(10))

@@ -1,0 +1,166 @@
+"""Properties over random states: verdicts depend on the rules' inputs, never on labels, order, stacked
+cards, unrelated cards, subtitles (LOTR), or which player asks about a shared card (Marvel)."""
+
+from __future__ import annotations
+
+import copy
+from typing import Any
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from pyengine.engine import answer
+from pyengine.games.lotr import builtin_catalog as lotr_catalog
+from pyengine.games.marvel import builtin_catalog as marvel_catalog
+from pyengine.scenario import scenario_from_data
+
+LOTR_CARDS = sorted(lotr_catalog().cards)  # type: ignore[attr-defined]
+MARVEL_CARDS = marvel_catalog().cards  # type: ignore[attr-defined]
+HEROES = sorted(c for c, card in MARVEL_CARDS.items() if card.type == "hero")
+PLAYABLE = sorted(c for c, card in MARVEL_CARDS.items() if card.type == "ally")
+ZONES = ("play", "support", "hand", "dead_pile", "discard")
+SETTINGS = settings(max_examples=40, deadline=None)
+
+
+def verdicts(data: dict[str, Any]) -> list[str | None]:
+    return [a.verdict for a in answer(scenario_from_data(data, "<generated>"))]
+
+
+@st.composite
+def lotr_states(draw: st.DrawFn) -> dict[str, Any]:
+    """A state of two players with up to ten instances, asking about every card not in play."""
+    entries = draw(st.lists(st.tuples(st.sampled_from(LOTR_CARDS), st.sampled_from(("p1", "p2")),
+                                      st.sampled_from(ZONES), st.booleans()), min_size=1, max_size=10))
+    players: dict[str, dict[str, list]] = {"p1": {}, "p2": {}}
+    questions = []
+    for index, (card, owner, zone, active) in enumerate(entries):
+        instance: dict[str, Any] = {"id": f"i{index}", "card": card}
+        if zone in ("play", "support") and not active:
+            instance["active"] = False
+        players[owner].setdefault(zone, []).append(instance)
+        if zone in ("hand", "discard"):
+            questions.append({"id": f"q{index}", "ask": "play", "instance": f"i{index}"})
+        if zone == "dead_pile":
+            questions.append({"id": f"q{index}", "ask": "play", "instance": f"i{index}", "via": "9_27"})
+    if not questions:
+        players["p1"]["hand"] = [{"id": "extra", "card": LOTR_CARDS[0]}]
+        questions.append({"id": "qx", "ask": "play", "instance": "extra"})
+    return {"game": "lotr", "players": players, "questions": questions}
+
+
+def _instances(data: dict[str, Any]):
+    for zones in data["players"].values():
+        for items in zones.values():
+            yield from items
+
+
+@SETTINGS
+@given(lotr_states(), st.text(alphabet="abcxyz_-.\"'\\%#)", min_size=1, max_size=8))
+def test_lotr_renaming_players_and_instances_changes_nothing(state: dict[str, Any], tag: str) -> None:
+    renamed = copy.deepcopy(state)
+    renamed["players"] = {f"{tag}{name}": zones for name, zones in renamed["players"].items()}
+    for instance in _instances(renamed):
+        instance["id"] = f"{tag}/{instance['id']}"
+    for question in renamed["questions"]:
+        question["instance"] = f"{tag}/{question['instance']}"
+    assert verdicts(renamed) == verdicts(state)
+
+
+@SETTINGS
+@given(lotr_states())
+def test_lotr_order_of_instances_changes_nothing(state: dict[str, Any]) -> None:
+    reordered = copy.deepcopy(state)
+    reordered["players"] = dict(reversed(list(reordered["players"].items())))
+    for zones in reordered["players"].values():
+        for zone in zones:
+            zones[zone] = list(reversed(zones[zone]))
+    assert verdicts(reordered) == verdicts(state)
+
+
+@SETTINGS
+@given(lotr_states(), st.sampled_from(ZONES), st.sampled_from(("p1", "p2")))
+def test_lotr_a_card_of_an_unrelated_title_changes_nothing(state: dict[str, Any], zone: str, owner: str) -> None:
+    extended = copy.deepcopy(state)
+    extended["cards"] = [{"id": "stranger", "title": "A Title No Card Has", "unique": True, "type": "companion",
+                          "side": "free_peoples"}]
+    extended["players"][owner].setdefault(zone, []).append({"id": "stranger-1", "card": "stranger"})
+    assert verdicts(extended) == verdicts(state)
+
+
+@SETTINGS
+@given(lotr_states(), st.sampled_from(LOTR_CARDS))
+def test_lotr_a_stacked_card_never_changes_a_verdict(state: dict[str, Any], card: str) -> None:
+    in_play = [i["id"] for zones in state["players"].values() for z in ("play", "support") for i in zones.get(z, [])]
+    if not in_play:
+        return
+    stacked = copy.deepcopy(state)
+    stacked["players"]["p1"].setdefault("stacked", []).append({"id": "on-top", "card": card, "on": in_play[0]})
+    assert verdicts(stacked) == verdicts(state)
+
+
+@SETTINGS
+@given(lotr_states(), st.lists(st.text(alphabet="abc ", min_size=1, max_size=4), min_size=len(LOTR_CARDS),
+                               max_size=len(LOTR_CARDS)))
+def test_lotr_changing_only_subtitles_changes_no_verdict(state: dict[str, Any], subtitles: list[str]) -> None:
+    catalog = lotr_catalog()
+
+    def with_subtitles(new: list[str] | None) -> dict[str, Any]:
+        data = copy.deepcopy(state)
+        data["cards"] = []
+        for index, card_id in enumerate(LOTR_CARDS):
+            card = catalog.get(card_id)
+            record = {"id": f"h{card_id}", "title": card.title, "unique": card.unique, "type": card.type}
+            record |= {k: v for k, v in (("side", card.side), ("collinfo", card.collinfo)) if v}
+            subtitle = new[index].strip() if new else card.subtitle
+            if subtitle:
+                record["subtitle"] = subtitle
+            data["cards"].append(record)
+        for instance in _instances(data):
+            instance["card"] = f"h{instance['card']}"
+        for question in data["questions"]:
+            if "via" in question:
+                question["via"] = f"h{question['via']}"
+        return data
+
+    assert verdicts(with_subtitles(subtitles)) == verdicts(with_subtitles(None))
+
+
+@st.composite
+def marvel_states(draw: st.DrawFn) -> tuple[dict[str, Any], str]:
+    """Two players with identities (face up at random) and allies in play, and an ally to ask about."""
+    players: dict[str, dict[str, Any]] = {}
+    for player in ("p1", "p2"):
+        players[player] = {"identity": {"id": f"{player}-id", "card": draw(st.sampled_from(HEROES)),
+                                        "face": draw(st.sampled_from(("hero", "alter_ego")))}}
+        allies = draw(st.lists(st.sampled_from(PLAYABLE), max_size=3, unique=True))
+        players[player]["play"] = [{"id": f"{player}-{a}", "card": a} for a in allies]
+    shown = {i["card"] for p in players.values() for i in p["play"]}
+    asked = draw(st.sampled_from(PLAYABLE))
+    if asked in shown:
+        asked = next((a for a in PLAYABLE if a not in shown), asked)
+    return {"game": "marvel", "players": players}, asked
+
+
+@SETTINGS
+@given(marvel_states())
+def test_marvel_verdict_is_the_same_whichever_player_asks(case: tuple[dict[str, Any], str]) -> None:
+    state, card = case
+    results = []
+    for player in ("p1", "p2"):
+        data = copy.deepcopy(state)
+        data["players"][player]["hand"] = [{"id": "asked", "card": card}]
+        data["questions"] = [{"ask": "play", "instance": "asked"}]
+        results.append(verdicts(data))
+    assert results[0] == results[1]
+
+
+@SETTINGS
+@given(marvel_states(), st.text(alphabet="abc\"\\#%). ", min_size=1, max_size=6))
+def test_marvel_renaming_players_changes_nothing(case: tuple[dict[str, Any], str], tag: str) -> None:
+    state, card = case
+    state["players"]["p1"]["hand"] = [{"id": "asked", "card": card}]
+    state["questions"] = [{"ask": "play", "instance": "asked"}, {"ask": "reveal", "card": "56180", "player": "p2"}]
+    renamed = copy.deepcopy(state)
+    renamed["players"] = {f"{tag}{p}": zones for p, zones in renamed["players"].items()}
+    renamed["questions"][1]["player"] = f"{tag}p2"
+    assert verdicts(renamed) == verdicts(state)
