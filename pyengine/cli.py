@@ -79,28 +79,66 @@ def _progress(done: int, total: int, started: float) -> None:
         print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-def cmd_check(args: argparse.Namespace) -> int:
-    scenarios = _load_all(args.paths)
-    passed = failed = 0
-    report = []
+def _check_file(job: tuple[str, list[tuple[str, str]], str | None]) -> dict[str, Any]:
+    """Check one scenario file: its report entry, or its input errors (run in worker processes too)."""
+    path, reading_pairs, profile = job
+    try:
+        scenario = load_scenario(Path(path))
+        options = argparse.Namespace(reading_pairs=reading_pairs, profile=profile)
+        answers = answer(scenario, _parse_overrides(options, scenario))
+    except InputError as error:
+        return {"errors": [str(error)]}
+    except InputErrors as errors:
+        return {"errors": [str(e) for e in errors.errors]}
+    return {"file": scenario.path, "title": scenario.title, "questions": [answer_data(scenario, a) for a in answers]}
+
+
+def _run_jobs(function: Any, jobs: list[Any], workers: int) -> list[dict[str, Any]]:
+    """Run jobs in order, on `workers` processes when more than one; workers are recycled every 500 tasks,
+    because clingo keeps every symbol it has seen for the life of a process."""
     started = time.monotonic()
-    for index, scenario in enumerate(scenarios, 1):
-        answers = answer(scenario, _parse_overrides(args, scenario))
-        entries = [answer_data(scenario, a) for a in answers]
-        for a, entry in zip(answers, entries, strict=True):
-            if a.failures():
-                failed += 1
-                if not args.json:
-                    reasons = ", ".join(entry["rules"]) or "none"
-                    print(f"FAIL {scenario.path} [{a.question.id}]: {'; '.join(a.failures())} (reasons: {reasons})")
-            else:
+    results: list[dict[str, Any]] = []
+    if workers <= 1 or len(jobs) < 2:
+        for job in jobs:
+            results.append(function(job))
+            _progress(len(results), len(jobs), started)
+        return results
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=500) as pool:
+        for result in pool.imap(function, jobs, chunksize=max(1, min(50, len(jobs) // (workers * 4)))):
+            results.append(result)
+            _progress(len(results), len(jobs), started)
+    return results
+
+
+def _raise_errors(results: list[dict[str, Any]]) -> None:
+    errors = [e for r in results for e in r.get("errors", [])]
+    if errors:
+        raise InputErrors([InputError(e) for e in errors])
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    files = scenario_files([Path(p) for p in args.paths])
+    if not files:
+        raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
+    results = _run_jobs(_check_file, [(str(f), args.reading_pairs, args.profile) for f in files], args.jobs)
+    _raise_errors(results)
+    passed = failed = 0
+    for result in results:
+        for entry in result["questions"]:
+            if entry["passed"]:
                 passed += 1
-        report.append({"file": scenario.path, "title": scenario.title, "questions": entries})
-        _progress(index, len(scenarios), started)
+                continue
+            failed += 1
+            if not args.json:
+                reasons = ", ".join(entry["rules"]) or "none"
+                failures = "; ".join(entry["failures"])
+                print(f"FAIL {result['file']} [{entry['question']}]: {failures} (reasons: {reasons})")
     if args.json:
-        print(json.dumps({"passed": passed, "failed": failed, "scenarios": report}, indent=2, ensure_ascii=False))
+        print(json.dumps({"passed": passed, "failed": failed, "scenarios": results}, indent=2, ensure_ascii=False))
     else:
-        print(f"{passed} passed, {failed} failed ({len(scenarios)} scenario files)")
+        print(f"{passed} passed, {failed} failed ({len(results)} scenario files)")
     return 1 if failed else 0
 
 
@@ -121,29 +159,28 @@ def cmd_explain(args: argparse.Namespace) -> int:
     return 1 if any(a.failures() for a in answers) else 0
 
 
-def cmd_deck(args: argparse.Namespace) -> int:
+def _deck_file(job: tuple[str, str | None, str | None, list[tuple[str, str]], str | None]) -> dict[str, Any]:
+    """Validate one decklist file: its result, or its input errors (run in worker processes too)."""
     from pyengine.decks import load_deck
 
-    files = [Path(p) for p in args.files]
-    errors: list[InputError] = []
-    decks = []
-    for path in files:
-        try:
-            decks.append(load_deck(path, args.game, args.catalog))
-        except InputError as error:
-            errors.append(error)
-        except InputErrors as many:
-            errors.extend(many.errors)
-    if errors:
-        raise InputErrors(errors)
-    results = []
-    started = time.monotonic()
-    for index, deck in enumerate(decks, 1):
-        [result] = answer(deck, _parse_overrides(args, deck))
-        data = answer_data(deck, result)
-        results.append({"file": deck.path, "valid": result.verdict == "valid", "verdict": result.verdict,
-                        "reasons": data["reasons"], "rested_on": data["rested_on"], "readings": data["readings"]})
-        _progress(index, len(decks), started)
+    path, game, catalog, reading_pairs, profile = job
+    try:
+        deck = load_deck(Path(path), game, catalog)
+        options = argparse.Namespace(reading_pairs=reading_pairs, profile=profile)
+        [result] = answer(deck, _parse_overrides(options, deck))
+    except InputError as error:
+        return {"errors": [str(error)]}
+    except InputErrors as errors:
+        return {"errors": [str(e) for e in errors.errors]}
+    data = answer_data(deck, result)
+    return {"file": deck.path, "valid": result.verdict == "valid", "verdict": result.verdict,
+            "reasons": data["reasons"], "rested_on": data["rested_on"], "readings": data["readings"]}
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    jobs = [(f, args.game, args.catalog, args.reading_pairs, args.profile) for f in args.files]
+    results = _run_jobs(_deck_file, jobs, args.jobs)
+    _raise_errors(results)
     if args.json:
         print(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
     else:
@@ -317,6 +354,7 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="run scenario files and compare the answers with their expectations")
     check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
+    check.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="check on N processes")
     readings_options(check)
     check.set_defaults(func=cmd_check)
 
@@ -332,6 +370,7 @@ def build_parser() -> argparse.ArgumentParser:
     dk.add_argument("files", nargs="+", metavar="FILE")
     dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
     dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one (gemp)")
+    dk.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="validate on N processes")
     readings_options(dk)
     dk.set_defaults(func=cmd_deck)
 

@@ -1,6 +1,7 @@
 """Runs the encodings on a scenario: one fresh clingo Control per group of questions that share their
 readings, fed the rules, the declarations and only the facts of the cards in the state. No legality is
-decided here; verdicts, reasons and the readings they rested on are read back from the stable model."""
+decided here; verdicts and reasons are read back from the stable model, and the readings each verdict rested on
+are the reading choices its reasons' rules are declared to depend on."""
 
 from __future__ import annotations
 
@@ -9,8 +10,10 @@ from functools import cache
 from pathlib import Path
 
 import clingo
+from clingo import ast
 
 from pyengine import kb as kbase
+from pyengine.games import registry
 from pyengine.limits import LimitError, limits
 from pyengine.resources import facts_dir, rules_dir
 from pyengine.scenario import Question, Scenario
@@ -47,12 +50,28 @@ class Answer:
         return problems
 
 
+# The knowledge base's declarations: read by pyengine.kb for explanations, never needed to decide a verdict.
+DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp"}
+
+
+def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
+    """The encodings a set of question kinds needs: the shared ones, the game's base files, each kind's files,
+    and the game's ground facts (not its declarations)."""
+    module = registry()[game]
+    names = list(module.base_files)
+    for kind in sorted(kinds):
+        names += [n for n in module.kind_files[kind] if n not in names]
+    return [*sorted(Path(rules_dir(), "common").glob("*.lp")), *(Path(rules_dir(), game, n) for n in names),
+            *(p for p in sorted(Path(facts_dir(), game).glob("*.lp")) if p.name not in DECLARATION_FILES)]
+
+
 @cache
-def program_text(game: str) -> str:
-    """The encodings of a game with its declarations, read once per process."""
-    files = [*sorted(Path(rules_dir(), "common").glob("*.lp")), *sorted(Path(rules_dir(), game).glob("*.lp")),
-             *(p for p in sorted(Path(facts_dir(), game).glob("*.lp")) if p.name != "paragraphs.lp")]
-    return "\n".join(f"% file: {p.name}\n" + p.read_text(encoding="utf-8") for p in files)
+def program(game: str, kinds: frozenset[str]) -> tuple[ast.AST, ...]:
+    """The parsed encodings for these question kinds, parsed once per process and replayed into each Control."""
+    statements: list[ast.AST] = []
+    for path in program_files(game, kinds):
+        ast.parse_string(path.read_text(encoding="utf-8"), statements.append)
+    return tuple(statements)
 
 
 def effective_readings(scenario: Scenario, question: Question, overrides: dict[str, str]) -> dict[str, str]:
@@ -65,10 +84,12 @@ def effective_readings(scenario: Scenario, question: Question, overrides: dict[s
     return readings
 
 
-def solve(game: str, facts: list[str]) -> list[clingo.Symbol]:
-    """Ground and solve the game's program with these facts; the one stable model's shown atoms."""
+def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Symbol]:
+    """Ground and solve the encodings these question kinds need, with these facts; the stable model's atoms."""
     control = clingo.Control(["--warn=none"])
-    control.add("base", [], program_text(game))
+    with ast.ProgramBuilder(control) as builder:
+        for statement in program(game, kinds):
+            builder.add(statement)
     control.add("base", [], "\n".join(facts))
     control.ground([("base", [])])
     shown: list[clingo.Symbol] = []
@@ -90,12 +111,13 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
         key = tuple(sorted(effective_readings(scenario, question, overrides).items()))
         groups.setdefault(key, []).append(question)
     answers: dict[str, Answer] = {}
+    kb = kbase.load(scenario.game.name)
     for key, questions in groups.items():
         readings = dict(key)
         facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
         facts.extend(f"reading_chosen({name},{value})." for name, value in readings.items())
-        symbols = solve(scenario.game.name, facts)
-        undeclared = [str(s.arguments[0]) for s in symbols if s.name == "undeclared"]
+        symbols = solve(scenario.game.name, facts, frozenset(q.kind for q in questions))
+        undeclared = sorted({str(s.arguments[1]) for s in symbols if s.name == "reason"} - set(kb.rules))
         if undeclared:
             raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
         for q in questions:
@@ -106,6 +128,7 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
                 raise RuntimeError(f"question {q.id} got several verdicts {verdicts}: a defect of the encodings")
             reasons = sorted((Reason(str(s.arguments[1]), s.arguments[2]) for s in mine if s.name == "reason"),
                              key=lambda r: (r.rule, str(r.evidence)))
-            rested = {str(s.arguments[1]): str(s.arguments[2]) for s in mine if s.name == "rested_on"}
+            rested = {name: value for r in reasons for name, value in kb.rules[r.rule].readings
+                      if readings.get(name) == value}
             answers[q.id] = Answer(q, verdicts[0] if verdicts else None, reasons, rested, readings, facts)
     return [answers[q.id] for q in scenario.questions]

@@ -17,6 +17,8 @@ class Game(Protocol):
     document: str
     state_fields: set[str]
     deck_fields: set[str]
+    base_files: tuple[str, ...]
+    kind_files: dict[str, tuple[str, ...]]
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.
     question_fields: dict[str, set[str]]
     verdicts: dict[str, tuple[str, ...]]

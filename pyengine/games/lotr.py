@@ -116,6 +116,12 @@ class Lotr:
     document = "lotr_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
+    # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
+    base_files: ClassVar[tuple[str, ...]] = ("state.lp", "identity.lp")
+    kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
+        "play": ("play.lp", "dead_pile.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",), "deck": ("deck.lp",),
+        "coexist": ("play.lp", "coexist.lp", "deck.lp"), "card": ("card_data.lp",),
+    }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "bypass"},
         "heal": {"instance", "discard"},
@@ -411,7 +417,7 @@ class Lotr:
             facts.append(f'question("c{index}",card). q_card("c{index}",{asp_string(card.id)}).')
             facts.extend(self._card_facts(card, catalog))
         found = []
-        for symbol in solve(self.name, facts):
+        for symbol in solve(self.name, facts, frozenset({"card"})):
             if symbol.name == "reason":
                 card = questions[symbol.arguments[0].string]
                 rule = str(symbol.arguments[1])

@@ -87,6 +87,12 @@ class Marvel:
     document = "marvel_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "identity", "cards"}
+    # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
+    base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
+    kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
+        "play": ("play.lp",), "coexist": ("play.lp",), "deck": ("deck.lp",), "reveal": ("minions.lp",),
+        "put_into_play": ("minions.lp",),
+    }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance"},
         "coexist": {"cards", "in"},
