@@ -140,3 +140,14 @@ class StoreCatalog(Catalog):
     def all_cards(self) -> Iterator[Card]:
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):
             yield _decode(record)
+
+
+_OPEN: dict[tuple[str, Path], StoreCatalog] = {}
+
+
+def open_source(source: str) -> StoreCatalog:
+    """The imported source as a catalog, opened once per process and store location (batch runs reuse it)."""
+    key = (source, store_path())
+    if key not in _OPEN:
+        _OPEN[key] = StoreCatalog(source, key[1])
+    return _OPEN[key]

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -95,9 +95,9 @@ def open_catalog(name: str) -> Catalog:
     """The built-in catalog, or a source imported into the store (`pyengine import gemp PATH`)."""
     if name == "builtin":
         return builtin_catalog()
-    from pyengine.store import StoreCatalog
+    from pyengine.store import open_source
 
-    return StoreCatalog(name)
+    return open_source(name)
 
 
 @cache
@@ -109,6 +109,29 @@ def builtin_catalog() -> Catalog:
         line, column = data.item_at(index)
         catalog.add(parse_card(Fields(item, str(path), f"[{index}]", CARD_FIELDS, line, column), False))
     return catalog
+
+
+@lru_cache(maxsize=65536)
+def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[str, ...]:
+    """The facts of one card (cards are immutable, so each is built once per process)."""
+    c = asp_string(card.id)
+    out = [f"card({c}).", f"title({c},{asp_string(card.title)}).",
+           f"title_key({c},{asp_string(title_key(card.title))}).", f"card_type({c},{card.type})."]
+    if card.subtitle is not None:
+        out.append(f"subtitle({c},{asp_string(card.subtitle)}).")
+    if card.unique:
+        out.append(f"unique({c}).")
+    if card.side:
+        out.append(f"side({c},{card.side}).")
+    if card.collinfo:
+        out.append(f"collinfo({c},{asp_string(card.collinfo)}).")
+    out.append(f"stored_title({c},{asp_string(card.stored_title or card.title)}).")
+    if card.split:
+        out.append(f"card_split({c},{card.split}).")
+    out.extend(f"card_ability({c},{a})." for a in card.abilities)
+    if translated_title is not None:
+        out.append(f"alias_key({c},{asp_string(title_key(translated_title))}).")
+    return tuple(out)
 
 
 class Lotr:
@@ -333,26 +356,9 @@ class Lotr:
 
     # -- facts ---------------------------------------------------------------------------------------------
 
-    def _card_facts(self, card: Card, catalog: Catalog) -> list[str]:
-        c = asp_string(card.id)
-        out = [f"card({c}).", f"title({c},{asp_string(card.title)}).",
-               f"title_key({c},{asp_string(title_key(card.title))}).", f"card_type({c},{card.type})."]
-        if card.subtitle is not None:
-            out.append(f"subtitle({c},{asp_string(card.subtitle)}).")
-        if card.unique:
-            out.append(f"unique({c}).")
-        if card.side:
-            out.append(f"side({c},{card.side}).")
-        if card.collinfo:
-            out.append(f"collinfo({c},{asp_string(card.collinfo)}).")
-        out.append(f"stored_title({c},{asp_string(card.stored_title or card.title)}).")
-        if card.split:
-            out.append(f"card_split({c},{card.split}).")
-        out.extend(f"card_ability({c},{a})." for a in card.abilities)
-        if card.translation_of:
-            original = catalog.get(card.translation_of)
-            out.append(f"alias_key({c},{asp_string(title_key(original.title))}).")
-        return out
+    def _card_facts(self, card: Card, catalog: Catalog) -> tuple[str, ...]:
+        original = catalog.get(card.translation_of).title if card.translation_of else None
+        return _card_fact_lines(card, original)
 
     def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
         cards: dict[str, Card] = {}

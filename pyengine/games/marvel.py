@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any, ClassVar
 
@@ -77,9 +77,28 @@ def builtin_catalog() -> Catalog:
 def open_catalog(name: str) -> Catalog:
     if name == "builtin":
         return builtin_catalog()
-    from pyengine.store import StoreCatalog
+    from pyengine.store import open_source
 
-    return StoreCatalog(name)
+    return open_source(name)
+
+
+@lru_cache(maxsize=65536)
+def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
+    """The facts of one card (cards are immutable, so each is built once per process)."""
+    c = asp_string(card.id)
+    out = [f"card({c}).", f"card_type({c},{card.type}).", f"name({c},{asp_string(title_key(card.title))}).",
+           f"name_loose({c},{asp_string(loose_key(card.title))})."]
+    if card.unique:
+        out.append(f"printed_unique({c}).")
+    if card.subtitle:
+        out += [f"subtitle({c},{asp_string(title_key(card.subtitle))}).",
+                f"subtitle_loose({c},{asp_string(loose_key(card.subtitle))})."]
+    if "deck_limit" in card.extra:
+        out.append(f"deck_limit({c},{int(card.extra['deck_limit'])}).")
+    if alter_ego:
+        out += [f"alter_ego_name({c},{asp_string(title_key(alter_ego))}).",
+                f"alter_ego_loose({c},{asp_string(loose_key(alter_ego))})."]
+    return tuple(out)
 
 
 class Marvel:
@@ -233,24 +252,12 @@ class Marvel:
             faces.append((catalog.get(alter_ego), "alter_ego"))
         return faces
 
-    def card_facts(self, card: Card, catalog: Catalog) -> list[str]:
-        c = asp_string(card.id)
-        out = [f"card({c}).", f"card_type({c},{card.type}).", f"name({c},{asp_string(title_key(card.title))}).",
-               f"name_loose({c},{asp_string(loose_key(card.title))})."]
-        if card.unique:
-            out.append(f"printed_unique({c}).")
-        if card.subtitle:
-            out += [f"subtitle({c},{asp_string(title_key(card.subtitle))}).",
-                    f"subtitle_loose({c},{asp_string(loose_key(card.subtitle))})."]
-        if "deck_limit" in card.extra:
-            out.append(f"deck_limit({c},{int(card.extra['deck_limit'])}).")
+    def card_facts(self, card: Card, catalog: Catalog) -> tuple[str, ...]:
         alter_ego = card.title if card.type == "alter_ego" else None
         if card.type == "hero" and card.extra.get("alter_ego") in catalog:
             alter_ego = catalog.get(card.extra["alter_ego"]).title
-        if alter_ego:
-            out += [f"alter_ego_name({c},{asp_string(title_key(alter_ego))}).",
-                    f"alter_ego_loose({c},{asp_string(loose_key(alter_ego))})."]
-        return out
+        return _card_fact_lines(card, alter_ego)
+
 
     def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
         cards: dict[str, Card] = {}

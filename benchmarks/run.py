@@ -1,0 +1,165 @@
+"""The benchmark suite: one command prints every figure, the median of several runs and, where there is one,
+the ratio to a baseline measured in the same run. Not part of the timed test run (the tests run --quick).
+
+    python benchmarks/run.py [--quick] [--json]
+
+Figures: one query, warm, on states of 2x20, 2x100 and 2x500 card instances drawn from the GEMP catalog
+(imported from ../shared/data when present, else the built-in one) against the plain-Python baseline; the
+command line cold (process start to exit); batch `pyengine check` over generated scenarios and `pyengine
+deck` over generated decklists on all cores (scenarios per second) with the peak resident memory.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import random
+import resource
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+
+from baseline import CHARACTER_TYPES, Copy, can_play
+
+from pyengine import store
+from pyengine.engine import answer
+from pyengine.games.lotr import builtin_catalog
+from pyengine.scenario import scenario_from_data
+
+ROOT = Path(__file__).resolve().parents[1]
+GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
+ZONES = ["play"] * 4 + ["support", "hand", "hand", "hand", "discard", "dead_pile"]
+
+
+def catalog_cards() -> tuple[str, list[Any]]:
+    """The catalog the benchmarks draw from: the imported GEMP pool when available, else the built-in cards."""
+    if GEMP.is_dir():
+        from pyengine.importers import gemp
+
+        folder = Path(tempfile.mkdtemp(prefix="pyengine-bench-"))
+        os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
+        cards = gemp.read_cards(GEMP)
+        store.write_source("gemp", "lotr", str(GEMP), cards, gemp.report(cards))
+        return "gemp", [c for c in cards if c.type not in ("site", "metasite", "map")]
+    return "builtin", list(builtin_catalog().cards.values())  # type: ignore[attr-defined]
+
+
+def generated_state(rng: random.Random, catalog: str, cards: list[Any], per_player: int) -> dict[str, Any]:
+    """Two players with `per_player` instances each, and one question: may a hand card be played?"""
+    players: dict[str, dict[str, list]] = {"p1": {}, "p2": {}}
+    for player in players:
+        for n in range(per_player):
+            card = rng.choice(cards)
+            zone = rng.choice(ZONES) if n else "hand"
+            players[player].setdefault(zone, []).append({"id": f"{player}-{n}", "card": card.id})
+    return {"game": "lotr", "catalog": catalog, "players": players,
+            "questions": [{"id": "q", "ask": "play", "instance": "p1-0"}]}
+
+
+def median_ms(function: Any, repeats: int) -> float:
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        function()
+        times.append((time.perf_counter() - started) * 1000)
+    return statistics.median(times)
+
+
+def bench_queries(catalog: str, cards: list[Any], sizes: list[int], repeats: int) -> list[dict[str, Any]]:
+    results = []
+    rng = random.Random(42)
+    for size in sizes:
+        data = generated_state(rng, catalog, cards, size)
+        scenario = scenario_from_data(data, f"<2x{size}>")
+        copies = {i.id: Copy(i.card.title, i.card.unique, i.card.type in CHARACTER_TYPES, i.owner, i.zone, i.active)
+                  for i in scenario.state.instances.values()}
+        answer(scenario)
+        engine = median_ms(lambda scenario=scenario: answer(scenario), repeats)
+        base = median_ms(lambda copies=copies: can_play(copies, "p1-0"), repeats * 20)
+        results.append({"name": f"query_2x{size}", "median_ms": round(engine, 3), "baseline_ms": round(base, 4),
+                        "ratio": round(engine / base, 1)})
+    return results
+
+
+def _command(*args: str) -> list[str]:
+    return [sys.executable, "-m", "pyengine", *args]
+
+
+def bench_cold(catalog: str, cards: list[Any], folder: Path, repeats: int) -> dict[str, Any]:
+    path = folder / "cold.yaml"
+    path.write_text(yaml.safe_dump(generated_state(random.Random(1), catalog, cards, 20)), encoding="utf-8")
+    times = []
+    for _ in range(repeats):
+        started = time.perf_counter()
+        subprocess.run(_command("check", str(path)), check=True, capture_output=True)
+        times.append((time.perf_counter() - started) * 1000)
+    return {"name": "cli_cold_check_one_scenario", "median_ms": round(statistics.median(times), 1),
+            "baseline_ms": None, "ratio": None}
+
+
+def bench_batch(name: str, args: list[str], count: int) -> dict[str, Any]:
+    before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    started = time.perf_counter()
+    result = subprocess.run(_command(*args), capture_output=True, text=True, check=False)
+    seconds = time.perf_counter() - started
+    if result.returncode not in (0, 1):
+        raise SystemExit(f"{name} failed: {result.stderr[:2000]}")
+    peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    return {"name": name, "median_ms": round(seconds * 1000 / count, 3), "baseline_ms": None, "ratio": None,
+            "per_second": round(count / seconds, 1), "items": count, "seconds": round(seconds, 2),
+            "peak_rss_mb": round(max(peak, before) / 1024, 1)}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="pyengine benchmarks")
+    parser.add_argument("--quick", action="store_true", help="a short smoke run (the test suite uses it)")
+    parser.add_argument("--json", action="store_true", help='print {"results": [...]}')
+    args = parser.parse_args(argv)
+    quick = args.quick
+    catalog, cards = catalog_cards()
+    jobs = str(os.cpu_count() or 1)
+    results = bench_queries(catalog, cards, [20] if quick else [20, 100, 500], 5 if quick else 30)
+    with tempfile.TemporaryDirectory(prefix="pyengine-bench-") as tmp:
+        folder = Path(tmp)
+        results.append(bench_cold(catalog, cards, folder, 2 if quick else 7))
+        scenarios = folder / "scenarios"
+        scenarios.mkdir()
+        count = 100 if quick else 10_000
+        rng = random.Random(7)
+        for n in range(count):
+            text = yaml.safe_dump(generated_state(rng, catalog, cards, 20))
+            (scenarios / f"s{n:05d}.yaml").write_text(text, encoding="utf-8")
+        results.append(bench_batch(f"batch_check_{count}_scenarios_jobs_{jobs}",
+                                   ["check", str(scenarios), "--jobs", jobs, "--json"], count))
+        decks = folder / "decks"
+        decks.mkdir()
+        deck_count = 20 if quick else 1_000
+        names = [c.id for c in cards]
+        for n in range(deck_count):
+            lines = [f"{rng.randint(1, 4)} {rng.choice(names)}" for _ in range(rng.randint(15, 30))]
+            (decks / f"d{n:04d}.txt").write_text("\n".join(lines) + "\n", encoding="utf-8")
+        results.append(bench_batch(f"batch_deck_{deck_count}_decklists_jobs_{jobs}",
+                                   ["deck", *map(str, sorted(decks.iterdir())), "--game", "lotr", "--catalog", catalog,
+                                    "--jobs", jobs, "--json"], deck_count))
+    if args.json:
+        print(json.dumps({"catalog": catalog, "results": results}, indent=2))
+    else:
+        print(f"catalog: {catalog} ({len(cards)} cards)")
+        for r in results:
+            extra = f", ratio {r['ratio']} to baseline {r['baseline_ms']} ms" if r["ratio"] is not None else ""
+            rate = f", {r['per_second']}/s, peak {r['peak_rss_mb']} MB" if "per_second" in r else ""
+            print(f"{r['name']}: median {r['median_ms']} ms{extra}{rate}")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
