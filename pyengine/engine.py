@@ -8,6 +8,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
+from typing import Any
 
 import clingo
 from clingo import ast
@@ -106,14 +107,15 @@ def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Sym
 def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[Answer]:
     """Answer every question of a scenario."""
     overrides = overrides or {}
-    groups: dict[tuple[tuple[str, str], ...], list[Question]] = {}
+    groups: dict[tuple[Any, ...], list[Question]] = {}
     for question in scenario.questions:
-        key = tuple(sorted(effective_readings(scenario, question, overrides).items()))
+        key = (tuple(sorted(effective_readings(scenario, question, overrides).items())),
+               scenario.game.group_key(question.kind, question.params))
         groups.setdefault(key, []).append(question)
     answers: dict[str, Answer] = {}
     kb = kbase.load(scenario.game.name)
     for key, questions in groups.items():
-        readings = dict(key)
+        readings = dict(key[0])
         facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
         facts.extend(f"reading_chosen({name},{value})." for name, value in readings.items())
         symbols = solve(scenario.game.name, facts, frozenset(q.kind for q in questions))

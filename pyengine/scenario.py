@@ -124,7 +124,9 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario") ->
         if qid in seen:
             raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
         seen.add(qid)
-        expect = q.choice("expect", game.verdicts[kind])
+        words = game.verdicts[kind]
+        expect = q.choice("expect", words) if words is not None else (None if q.raw("expect") is None
+                                                                     else str(q.raw("expect")).lower())
         rules = None
         if q.has("rules"):
             rules = [str(r) for r, *_ in q.items("rules")]

@@ -21,7 +21,7 @@ class Game(Protocol):
     kind_files: dict[str, tuple[str, ...]]
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.
     question_fields: dict[str, set[str]]
-    verdicts: dict[str, tuple[str, ...]]
+    verdicts: dict[str, tuple[str, ...] | None]
 
     def catalog(self) -> Catalog: ...
 
@@ -37,8 +37,10 @@ class Game(Protocol):
 
     def describe_param(self, key: str, value: Any, state: Any) -> str | None: ...
 
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any: ...
+
 
 def registry() -> dict[str, Game]:
-    from pyengine.games import lotr, marvel
+    from pyengine.games import dfm, lotr, marvel
 
-    return {"lotr": lotr.GAME, "marvel": marvel.GAME}
+    return {"dfm": dfm.GAME, "lotr": lotr.GAME, "marvel": marvel.GAME}

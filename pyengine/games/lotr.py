@@ -431,6 +431,9 @@ class Lotr:
                               "paragraphs": [f"{d} {p}" for d, p in kb.rules[rule].sources]})
         return sorted(found, key=lambda f: (f["card"], f["rule"]))
 
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        return None
+
     # -- explanations --------------------------------------------------------------------------------------
 
     def describe_param(self, key: str, value: Any, state: State) -> str | None:

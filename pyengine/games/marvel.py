@@ -300,6 +300,9 @@ class Marvel:
             out.extend(self.card_facts(card, state.catalog))
         return out
 
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        return None
+
     # -- explanations --------------------------------------------------------------------------------------
 
     def describe_param(self, key: str, value: Any, state: State) -> str | None:

@@ -1,0 +1,331 @@
+"""The Lord of the Rings: Duel for Middle-earth with the Allies expansion (document dfm_allies): a state, a
+sequence of actions (calls upon allies with their choices, and the base-game actions they touch), and
+questions about the actions, the state after a step, the Power token count, the pairing of ally rows and
+the setup. Base-game facts are assumptions kept in facts/dfm/base_game.lp."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Any, ClassVar
+
+import clingo
+
+from pyengine.catalog import Catalog, MemoryCatalog
+from pyengine.errors import InputError
+from pyengine.fields import Fields
+from pyengine.text import asp_string
+
+FACTIONS = ("fellowship", "sauron")
+ALLIES = {"witch_king": "sauron", "shelob": "sauron", "chieftain": "sauron", "balrog": "sauron", "warg": "sauron",
+          "cave_troll": "sauron", "grima": "sauron", "tom_bombadil": "fellowship", "goldberry": "fellowship",
+          "elrond": "fellowship", "arwen": "fellowship", "boromir": "fellowship", "lobelia": "fellowship",
+          "faramir": "fellowship"}
+RACES = ("dwarves", "men", "elves", "hobbits", "wizards", "ents")
+ALLY_STATES = ("hidden", "revealed", "entered", "set_aside", "by_warg")
+TOKEN_PLACES = ("fellowship", "sauron", "box", "spent", "nazgul")
+# The choices each effect takes: name -> kind of value (region, race, tile, connection, card, ally, mode, move).
+CHOICES: dict[tuple[str, str], dict[str, str]] = {
+    ("witch_king", "enter"): {"mode": "mode", "region": "region"}, ("witch_king", "exit"): {"region": "region"},
+    ("shelob", "enter"): {"race": "race"}, ("shelob", "exit"): {"race": "race"},
+    ("chieftain", "enter"): {"tile": "tile"}, ("chieftain", "exit"): {"tile": "tile"},
+    ("balrog", "enter"): {"connection": "connection"}, ("balrog", "exit"): {"connection": "connection"},
+    ("warg", "enter"): {"ally": "ally"}, ("warg", "exit"): {"copy": "ally"},
+    ("cave_troll", "enter"): {}, ("cave_troll", "exit"): {},
+    ("grima", "enter"): {"card": "card"}, ("grima", "exit"): {"card": "card"},
+    ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
+    ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
+    ("elrond", "enter"): {"race": "race"}, ("elrond", "exit"): {"race": "race"},
+    ("arwen", "enter"): {}, ("arwen", "exit"): {},
+    ("boromir", "enter"): {"region": "region"}, ("boromir", "exit"): {"region": "region"},
+    ("lobelia", "enter"): {"region": "region", "move1": "move"},
+    ("lobelia", "exit"): {"place1": "region", "place2": "region", "move1": "move", "move2": "move"},
+    ("faramir", "enter"): {"card": "card"}, ("faramir", "exit"): {"card": "card", "card2": "card"},
+}
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", *{
+    name for choices in CHOICES.values() for name in choices}}
+STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
+                "stacks", "alliance", "grey", "tiles", "discard_pile"}
+NUMERIC = {"tokens": 2, "coins": 1, "reserve": 0, "units": 2, "nazgul": 0, "stack": 1, "alliance": 2, "grey": 1,
+           "discard_pile": 0}
+BOOLEAN = {"turn": 1, "called": 1, "taken": 2, "open_tile": 1, "owned": 2, "locked": 2, "blocked": 3,
+           "protected": 2, **{s: 2 for s in ALLY_STATES}}
+
+
+@dataclass
+class State:
+    chapter: int
+    turn: str
+    facts: list[str] = field(default_factory=list)
+    actions: list[tuple[str, list[str], str]] = field(default_factory=list)  # (act term, choice facts, words)
+
+
+def _quote(value: Any) -> str:
+    return asp_string(str(value))
+
+
+class Dfm:
+    name = "dfm"
+    document = "dfm_allies"
+    state_fields: ClassVar[set[str]] = {"chapter", "turn", "state", "actions"}
+    deck_fields: ClassVar[set[str]] = set()
+    base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
+                                             "allies_fellowship.lp", "tokens.lp")
+    kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
+        "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
+        "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
+    }
+    question_fields: ClassVar[dict[str, set[str]]] = {
+        "action": {"step"}, "allowed": {"at", "player", "call", "effect", *{n for c in CHOICES.values() for n in c}},
+        "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
+    }
+    verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
+        "action": ("done", "refused"), "allowed": ("legal", "illegal"), "value": None, "tokens": None,
+        "pairing": None, "setup": ("valid", "invalid"),
+    }
+
+    def catalog(self) -> Catalog:
+        return MemoryCatalog()
+
+    # -- reading a scenario -------------------------------------------------------------------------------
+
+    def parse_state(self, fields: Fields) -> State:
+        chapter = fields.whole("chapter", 1, minimum=1)
+        if chapter > 3:
+            raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3")
+        state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship")
+        state.facts += [f"chapter({chapter}).", f"init(turn({state.turn}))."]
+        self._state(state, fields.sub("state", STATE_FIELDS))
+        for index, (item, line, column, path) in enumerate(fields.items("actions")):
+            action = Fields(item, fields.file, path, ACTION_FIELDS, line or 0, column or 0)
+            state.actions.append(self._action(action, index))
+        return state
+
+    def _numbers(self, fields: Fields, key: str, keys: tuple[str, ...] | None) -> dict[str, int]:
+        sub = fields.sub(key, set(keys) if keys else set(fields.mapping(key)))
+        return {str(k): sub.whole(str(k), 0, minimum=0) for k in fields.mapping(key)}
+
+    def _state(self, state: State, fields: Fields) -> None:
+        facts = state.facts
+        for place, n in self._numbers(fields, "tokens", TOKEN_PLACES).items():
+            facts += [f"init_num(tok({place}),{n}).", f"given_tokens({place})."]
+        for key, name in (("tokens_gone", "token_gone"), ("taken", "init_taken")):
+            for item, line, column, path in fields.items(key):
+                row, col = self._position(item, fields, path, line, column)
+                facts.append(f"token_gone({row},{col})." if name == "token_gone" else f"init(taken({row},{col})).")
+        for player, n in self._numbers(fields, "coins", FACTIONS).items():
+            facts.append(f"init_num(coins({player}),{n}).")
+        facts.append(f"init_num(reserve,{fields.whole('reserve', 30, minimum=0)}).")
+        facts.append(f"init_num(nazgul,{fields.whole('nazgul', 0, minimum=0)}).")
+        facts.append(f"init_num(discard_pile,{fields.whole('discard_pile', 0, minimum=0)}).")
+        for race, n in self._numbers(fields, "stacks", RACES).items():
+            facts.append(f"init_num(stack({race}),{n}).")
+        for player, n in self._numbers(fields, "grey", FACTIONS).items():
+            facts.append(f"init_num(grey({player}),{n}).")
+        allies = fields.sub("allies", set(FACTIONS))
+        for player in FACTIONS:
+            sub = allies.sub(player, set(ALLY_STATES))
+            for status in ALLY_STATES:
+                for item, line, column, path in sub.items(status):
+                    if item not in ALLIES:
+                        raise InputError(f"unknown ally {item!r}", file=fields.file, line=line, column=column,
+                                         field=path, expected="one of " + ", ".join(ALLIES))
+                    facts.append(f"init({status}({player},{item})).")
+        units = fields.sub("units", set(FACTIONS))
+        alliance = fields.sub("alliance", set(FACTIONS))
+        for player in FACTIONS:
+            for region, n in self._numbers(units, player, None).items():
+                facts.append(f"init_num(units({player},{_quote(region)}),{n}).")
+            for race, n in self._numbers(alliance, player, RACES).items():
+                facts.append(f"init_num(alliance({player},{race}),{n}).")
+        for item, line, column, path in fields.items("connections"):
+            if not (isinstance(item, list) and len(item) == 2 and all(isinstance(r, str) for r in item)):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="a pair of region names, e.g. [gondor, rohan]")
+            facts.append(f"connected({_quote(item[0])},{_quote(item[1])}).")
+        for item, line, column, path in fields.items("tiles"):
+            if not isinstance(item, str):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="a region tile name")
+            facts.append(f"init(open_tile({_quote(item)})).")
+
+    def _position(self, item: Any, fields: Fields, path: str, line: int | None, column: int | None) -> tuple[int, int]:
+        if (isinstance(item, list) and len(item) == 2 and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
+                                                            for n in item)):
+            return item[0], item[1]
+        raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                         expected="a layout position [row, card], counted from 1 at the top left")
+
+    def _choice(self, action: Fields, name: str, kind: str) -> str:
+        value = action.raw(name)
+        line, column = action.data.key_at(name) if hasattr(action.data, "key_at") else (None, None)
+        where = {"file": action.file, "line": line, "column": column, "field": action.name(name)}
+        if kind in ("region", "tile"):
+            if not isinstance(value, str):
+                raise InputError(f"got {value!r}", expected=f"a {kind} name", **where)
+            return _quote(value)
+        if kind == "race":
+            return action.choice(name, RACES) or ""
+        if kind == "mode":
+            return action.choice(name, ("nazgul", "unit")) or ""
+        if kind == "ally":
+            return action.choice(name, tuple(ALLIES)) or ""
+        if kind == "card":
+            row, col = self._position(value, action, action.name(name), line, column)
+            return f"c({row},{col})"
+        if kind in ("connection", "move"):
+            if not (isinstance(value, list) and len(value) == 2 and all(isinstance(r, str) for r in value)):
+                raise InputError(f"got {value!r}", expected="a pair of region names [from, to]", **where)
+            return f"{'c' if kind == 'connection' else 'm'}({_quote(value[0])},{_quote(value[1])})"
+        raise AssertionError(kind)
+
+    def _action(self, action: Fields, index: int) -> tuple[str, list[str], str]:
+        """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
+        player = action.choice("player", FACTIONS, required=True) or ""
+        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul") if action.has(k)]
+        if len(kinds) != 1:
+            raise action.error("player", f"the action does {' and '.join(kinds) or 'nothing'}",
+                               expected="exactly one of call, take, end_turn, move_nazgul")
+        kind = kinds[0]
+        if kind == "call":
+            ally = action.choice("call", tuple(ALLIES), required=True) or ""
+            effect = action.choice("effect", ("enter", "exit"), required=True) or ""
+            allowed = CHOICES[ally, effect]
+            if ally == "warg" and effect == "exit" and action.has("copy"):
+                allowed = {**allowed, **CHOICES.get((str(action.raw("copy")), "exit"), {})}
+            choices = []
+            for name in sorted(set(action.data) - {"player", "call", "effect"}):
+                if name not in allowed:
+                    raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
+                                       expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
+                choices.append(f"choice(STEP,{name},{self._choice(action, name, allowed[name])}).")
+            missing = [n for n in allowed if n not in action.data and not (ally == "lobelia" and n.startswith("move"))
+                       and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
+            if missing:
+                raise action.error(missing[0], f"{ally}'s {effect} effect needs the choice {missing[0]!r}",
+                                   expected=f"{missing[0]}: a {allowed[missing[0]]}")
+            return f"call({ally},{effect})", choices, f"{player} calls {ally} ({effect})"
+        if kind == "take":
+            line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
+            row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
+            use = action.choice("use", ("play", "discard"), default="play")
+            return f"take({row},{col},{use})", [], f"{player} takes card {row}.{col} to {use}"
+        if not action.flag(kind, True):
+            raise action.error(kind, "is false", expected=f"{kind}: true")
+        return kind, [], f"{player} {kind.replace('_', ' ')}"
+
+    def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
+        steps = len(state.actions)
+        if kind == "action":
+            step = fields.whole("step", 0, minimum=1)
+            if step > steps:
+                raise fields.error("step", f"the scenario has {steps} actions", expected=f"a step from 1 to {steps}")
+            return {"step": step}
+        if kind in ("value", "tokens"):
+            after = fields.whole("after", 0, minimum=0)
+            if after > steps:
+                raise fields.error("after", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            params: dict[str, Any] = {"after": after}
+            if kind == "value":
+                params["of"] = self._fluent(fields)
+                params["numeric"] = params["of"].split("(")[0] in (*NUMERIC, "tok")
+            return params
+        if kind == "pairing":
+            return {"ally": fields.choice("ally", tuple(ALLIES), required=True)}
+        if kind == "allowed":
+            at = fields.whole("at", 0, minimum=0)
+            if at > steps:
+                raise fields.error("at", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            return {"at": at, "action": self._action(Fields({k: v for k, v in fields.data.items() if k in
+                                                             ACTION_FIELDS}, fields.file, fields.path, ACTION_FIELDS),
+                                                      at)}
+        return {}
+
+    def _fluent(self, fields: Fields) -> str:
+        raw = fields.require("of", "a fluent such as [tokens, fellowship] or [units, sauron, gondor]")
+        if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
+            raise fields.error("of", f"got {raw!r}", expected="a list such as [tokens, fellowship]")
+        name, args = raw[0], raw[1:]
+        if name == "tokens" and args and args[0] in ("stack", "tile", "connection", "card"):
+            inner = {"stack": lambda a: f"stack({a[0]})", "tile": lambda a: f"tile({_quote(a[0])})",
+                     "connection": lambda a: f"conn({_quote(a[0])},{_quote(a[1])})",
+                     "card": lambda a: f"card({int(a[0])},{int(a[1])})"}[args[0]]
+            try:
+                return f"tok({inner(args[1:])})"
+            except (IndexError, ValueError, TypeError):
+                raise fields.error("of", f"got {raw!r}", expected="[tokens, card, row, column] and the like") from None
+        if name == "tokens":
+            if len(args) != 1 or args[0] not in TOKEN_PLACES:
+                places = ", ".join(TOKEN_PLACES)
+                raise fields.error("of", f"got {raw!r}", expected=f"[tokens, P] with P one of {places}")
+            return f"tok({args[0]})"
+        arity = NUMERIC.get(name, BOOLEAN.get(name))
+        if arity is None or len(args) != arity:
+            known = sorted({*NUMERIC, *BOOLEAN})
+            raise fields.error("of", f"got {raw!r}", expected="a fluent name followed by its arguments, one of "
+                               + ", ".join(known))
+        words = [a if isinstance(a, int) and not isinstance(a, bool)
+                 else (str(a) if str(a) in (*FACTIONS, *RACES, *ALLIES, "any", "discard") else _quote(a)) for a in args]
+        return f"{name}({','.join(map(str, words))})" if words else name
+
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        """Questions about a hypothetical call need a timeline of their own."""
+        return (params["at"], params["action"][0], tuple(params["action"][1])) if kind == "allowed" else None
+
+    # -- facts ---------------------------------------------------------------------------------------------
+
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+        out = ["faction(fellowship). faction(sauron).", *state.facts]
+        timeline = [(a, c) for a, c, _ in state.actions]
+        hypothetical = [p for _, k, p in questions if k == "allowed"]
+        if hypothetical:
+            at, action = hypothetical[0]["at"], hypothetical[0]["action"]
+            timeline = [*timeline[:at], (action[0], action[1])]
+        players = [self._player(a) for a in state.actions]
+        if hypothetical:
+            players = [*players[:hypothetical[0]["at"]], self._player(hypothetical[0]["action"])]
+        out.append(f"last_step({len(timeline)}).")
+        for step, ((term, choices), player) in enumerate(zip(timeline, players, strict=True)):
+            out.append(f"act({step},{player},{term}).")
+            out.extend(c.replace("STEP", str(step)) for c in choices)
+        for qid, kind, params in questions:
+            q = asp_string(qid)
+            out.append(f"question({q},{kind}).")
+            if kind == "action":
+                out.append(f"q_action({q},{params['step'] - 1}).")
+            elif kind == "allowed":
+                out.append(f"q_action({q},{params['at']}).")
+            elif kind == "value":
+                predicate = "q_value" if params["numeric"] else "q_flag"
+                out.append(f"{predicate}({q},{params['of']},{params['after']}).")
+            elif kind == "tokens":
+                out.append(f"q_tokens({q},{params['after']}).")
+            elif kind == "pairing":
+                out.append(f"q_pairing({q},{params['ally']}).")
+            elif kind == "setup":
+                out.append(f"q_setup({q}).")
+        return out
+
+    def _player(self, action: tuple[str, list[str], str]) -> str:
+        return action[2].split(" ", 1)[0]
+
+    # -- explanations --------------------------------------------------------------------------------------
+
+    def describe_param(self, key: str, value: Any, state: State) -> str | None:
+        if key == "action":
+            return value[2]
+        return None
+
+    def describe(self, evidence: clingo.Symbol, state: State) -> str:
+        args = evidence.arguments
+        if evidence.name == "step" and args:
+            number = args[0].number
+            words = state.actions[number][2] if number < len(state.actions) else "the call asked about"
+            return f"step {number + 1}: {words}"
+        if evidence.name == "at" and args:
+            return f"after step {args[0].number}" if args[0].number else "at the start"
+        if evidence.name == "row" and args:
+            return f"dfm_allies {args[0]}"
+        return str(evidence).replace('"', "")
+
+
+GAME = Dfm()
