@@ -164,3 +164,44 @@ def test_marvel_renaming_players_changes_nothing(case: tuple[dict[str, Any], str
     renamed["players"] = {f"{tag}{p}": zones for p, zones in renamed["players"].items()}
     renamed["questions"][1]["player"] = f"{tag}p2"
     assert verdicts(renamed) == verdicts(state)
+
+
+DFM_START = {
+    "game": "dfm", "chapter": 1, "turn": "fellowship",
+    "state": {
+        "tokens": {"fellowship": 2, "sauron": 2, "box": 2},
+        "coins": {"fellowship": 2, "sauron": 1},
+        "allies": {"fellowship": {"hidden": ["tom_bombadil", "faramir", "goldberry"]},
+                   "sauron": {"hidden": ["balrog", "shelob", "grima"]}},
+        "stacks": {"elves": 1}, "units": {"fellowship": {"shire": 1}, "sauron": {"bree": 1}},
+        "connections": [["shire", "bree"]], "tiles": ["moria"],
+    },
+}
+DFM_ACTIONS = [
+    {"call": "tom_bombadil"}, {"call": "faramir", "card": [5, 1]}, {"call": "faramir", "card": [5, 2], "card2": [4, 1]},
+    {"call": "goldberry"}, {"call": "balrog", "connection": ["shire", "bree"]}, {"call": "shelob", "race": "elves"},
+    {"call": "grima", "card": [5, 3]}, {"take": [5, 4], "use": "discard"}, {"take": [5, 5], "use": "play"},
+    {"take": [4, 4], "use": "play"}, {"end_turn": True}, {"move_nazgul": True},
+]
+
+
+@SETTINGS
+@given(st.lists(st.tuples(st.sampled_from(DFM_ACTIONS), st.sampled_from(("enter", "exit")),
+                          st.sampled_from(("fellowship", "sauron"))), min_size=1, max_size=8))
+def test_dfm_every_action_conserves_the_eight_power_tokens(moves: list[tuple[dict, str, str]]) -> None:
+    data = copy.deepcopy(DFM_START)
+    actions = []
+    for template, effect, player in moves:
+        action = {"player": player, **copy.deepcopy(template)}
+        if "call" in action:
+            action["effect"] = effect
+            if (action["call"] in ("tom_bombadil", "faramir", "goldberry")) != (player == "fellowship"):
+                continue
+            if action["call"] == "faramir" and effect == "enter":
+                action.pop("card2", None)
+            if action["call"] == "faramir" and effect == "exit" and "card2" not in action:
+                action["card2"] = [4, 2]
+        actions.append(action)
+    data["actions"] = actions
+    data["questions"] = [{"ask": "tokens", "after": n} for n in range(len(actions) + 1)]
+    assert set(verdicts(data)) == {"8"}
