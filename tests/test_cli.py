@@ -52,6 +52,8 @@ BAD_INPUTS = {
     "duplicate_question_id.yaml": ("4:45", "'q1' is used twice"),
     "not_utf8.yaml": ("not UTF-8",),
     "no_questions.yaml": ("3:1", "asks no questions"),
+    "dfm_unknown_ally.yaml": ("4:26", "'gandalf'", "expected one of witch_king"),
+    "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'"),
 }
 
 

@@ -313,6 +313,8 @@ class Dfm:
     def describe_param(self, key: str, value: Any, state: State) -> str | None:
         if key == "action":
             return value[2]
+        if key == "step" and 0 < value <= len(state.actions):
+            return f"{value} ({state.actions[value - 1][2]})"
         return None
 
     def describe(self, evidence: clingo.Symbol, state: State) -> str:
