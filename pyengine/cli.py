@@ -12,6 +12,8 @@ import time
 from pathlib import Path
 from typing import Any
 
+import yaml
+
 from pyengine import kb as kbase
 from pyengine.engine import answer
 from pyengine.errors import InputError, InputErrors, closest
@@ -192,6 +194,53 @@ def cmd_deck(args: argparse.Namespace) -> int:
             if entry["rested_on"]:
                 print("  rested on readings: " + ", ".join(f"{n}={v}" for n, v in sorted(entry["rested_on"].items())))
     return 0 if all(entry["valid"] for entry in results) else 1
+
+
+def cmd_edge_cases(args: argparse.Namespace) -> int:
+    from pyengine.search import Side, parse_side, scenario_of, search
+
+    if sum(map(bool, (args.compare, args.decisive))) != 1:
+        raise InputError("say what to compare", field="--compare", expected="--compare A B, or --decisive RULE")
+    if args.compare:
+        a, b = (parse_side(args.game, text) for text in args.compare)
+    else:
+        rules = kbase.load(args.game).rules
+        if args.decisive not in rules:
+            raise InputError(f"unknown rule {args.decisive!r}", field="--decisive",
+                             expected="a rule id (pyengine rules)", suggestion=closest(args.decisive, rules))
+        a, b = Side("with"), Side(f"without {args.decisive}", without_rule=args.decisive)
+    started = time.monotonic()
+    limit = 10_000 if args.all else args.limit
+    findings = search(args.game, a, b, args.max_cards, args.max_instances or args.max_cards, limit,
+                      all_models=args.all, progress=lambda n: _progress(n, limit, started))
+    shapes = sorted({s for f in findings for s in f.shapes})
+    out = Path(args.out) if args.out else None
+    results = []
+    for number, finding in enumerate(findings, 1):
+        title = f"{args.game}: {a.label} against {b.label}, state {number}"
+        scenario = scenario_of(args.game, finding, a, b, title)
+        entry: dict[str, Any] = {"shapes": [list(s) for s in finding.shapes], "scenario": scenario}
+        if out:
+            out.mkdir(parents=True, exist_ok=True)
+            path = out / f"{args.game}-{number:03d}.yaml"
+            path.write_text(yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            entry["file"] = str(path)
+        results.append(entry)
+    if args.json:
+        print(json.dumps({"game": args.game, "a": a.label, "b": b.label, "max_cards": args.max_cards,
+                          "states": len(findings), "shapes": [list(s) for s in shapes], "findings": results},
+                         indent=2, ensure_ascii=False))
+        return 0
+    if not findings:
+        print(f"{a.label} and {b.label} give the same verdict on every state of up to {args.max_cards} cards and "
+              f"{args.max_instances or args.max_cards} instances: within these bounds the choice makes no difference.")
+        return 0
+    print(f"{len(findings)} states where {a.label} and {b.label} disagree ({len(shapes)} shapes):")
+    for number, entry in enumerate(results, 1):
+        where = f" -> {entry['file']}" if "file" in entry else ""
+        kinds = "; ".join(f"{k} {va}/{vb} by {r}" for k, va, vb, r in entry["shapes"])
+        print(f"  {number}. {kinds}{where}")
+    return 0
 
 
 def _games(args: argparse.Namespace) -> list[str]:
@@ -391,6 +440,21 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("path", metavar="PATH", help="the card database folder (e.g. a clone's cards/)")
     imp.add_argument("--json", action="store_true", help="print the data report as JSON")
     imp.set_defaults(func=cmd_import)
+
+    ec = sub.add_parser("edge-cases", help="search, with clingo, the smallest states where two readings or "
+                                           "profiles disagree, or where one rule alone decides a verdict")
+    ec.add_argument("--game", choices=games, required=True)
+    ec.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                    help="two sides: default, a profile, or READING=CHOICE[,READING=CHOICE]")
+    ec.add_argument("--decisive", metavar="RULE", help="states where this rule alone decides a verdict")
+    ec.add_argument("--all", action="store_true", help="every distinct disagreement within the bounds, counted")
+    ec.add_argument("--max-cards", type=_positive_int, default=3, metavar="N", help="cards in a state (default 3)")
+    ec.add_argument("--max-instances", type=_positive_int, default=None, metavar="N",
+                    help="card instances in a state (default: as many as cards)")
+    ec.add_argument("--limit", type=_positive_int, default=20, metavar="N", help="at most N states (default 20)")
+    ec.add_argument("--out", metavar="DIR", help="write each state as a scenario file there")
+    ec.add_argument("--json", action="store_true", help="print the results as JSON")
+    ec.set_defaults(func=cmd_edge_cases)
 
     fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
     fa.add_argument("file", metavar="FILE")

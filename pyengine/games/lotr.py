@@ -139,6 +139,12 @@ class Lotr:
     document = "lotr_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
+    # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
+    input_predicates: ClassVar[set[str]] = {
+        "card", "title", "title_key", "alias_key", "subtitle", "unique", "side", "card_type", "collinfo",
+        "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
+        "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_heal", "q_killed",
+        "q_coexist", "q_card", "deck_part", "document_ability", "document_split"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "identity.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -434,6 +440,73 @@ class Lotr:
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
         return None
 
+    # -- the edge-case search's states as scenarios --------------------------------------------------------
+
+    def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A state the search found (rules/search/lotr.lp), as the fields of a scenario file."""
+        by_name: dict[str, list[list[Any]]] = {}
+        for fact in facts:
+            by_name.setdefault(fact.name, []).append([_plain(a) for a in fact.arguments])
+        one = {name: {row[0]: row[1] for row in rows} for name, rows in by_name.items()
+               if name in ("group", "spelling", "stored", "card_type", "subtitle", "collinfo", "in_zone", "wounds",
+                           "stacked_on")}
+        cards = []
+        for (card,) in sorted(by_name.get("used_card", [])):
+            group, spelling = one["group"][card], one["spelling"][card]
+            title = f"Title {group}" if spelling == 1 else f"TITLE {group}"
+            record: dict[str, Any] = {"id": f"c{card}", "title": title, "unique": [card] in by_name.get("unique", []),
+                                      "type": one["card_type"][card],
+                                      "side": "shadow" if one["card_type"][card] == "minion" else "free_peoples"}
+            if one["stored"][card] == 2:
+                record["stored_title"] = f"{title}(2)"
+            if card in one.get("subtitle", {}):
+                record["subtitle"] = f"Subtitle {one['subtitle'][card]}"
+            if card in one.get("collinfo", {}):
+                record["collinfo"] = f"X{one['collinfo'][card]}"
+            abilities = sorted(a for c, a in by_name.get("card_ability", []) if c == card)
+            if abilities:
+                record["abilities"] = abilities
+            cards.append(record)
+        players: dict[str, dict[str, list[dict[str, Any]]]] = {"p1": {}, "p2": {}}
+        for instance, card, player in sorted(by_name.get("instance", [])):
+            entry: dict[str, Any] = {"id": f"i{instance}", "card": f"c{card}"}
+            zone = one["in_zone"][instance]
+            if [instance] in by_name.get("inactive", []):
+                entry["active"] = False
+            if one.get("wounds", {}).get(instance, 0):
+                entry["wounds"] = one["wounds"][instance]
+            if instance in one.get("stacked_on", {}):
+                entry["on"] = f"i{one['stacked_on'][instance]}"
+            players[player].setdefault(zone, []).append(entry)
+        state: dict[str, Any] = {"game": "lotr", "cards": cards, "turn": {"player": "p1", "phase": "fellowship"},
+                                 "players": players}
+        deck = [{"card": f"c{c}", "count": n} for c, n in sorted(by_name.get("deck_count", []))]
+        if deck:
+            state["decks"] = {"p1": {"cards": deck, **({"ring_bearer": f"c{by_name['ring_bearer'][0][0]}"}
+                                                       if by_name.get("ring_bearer") else {})}}
+        return state
+
+    def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A question of the search (its term, e.g. play(2)) as a scenario question."""
+        args = [_plain(a) for a in term.arguments]
+        if term.name == "play":
+            question: dict[str, Any] = {"ask": "play", "instance": f"i{args[0]}"}
+            for fact in facts:
+                if fact.name == "q_via" and fact.arguments[0] == term:
+                    question["via"] = f"c{fact.arguments[1].number}"
+                if fact.name == "q_bypass" and fact.arguments[0] == term:
+                    question["bypass"] = True
+            return question
+        if term.name == "heal":
+            return {"ask": "heal", "instance": f"i{args[0]}", "discard": f"i{args[1]}"}
+        if term.name == "killed":
+            return {"ask": "killed", "instance": f"i{args[0]}"}
+        if term.name == "coexist":
+            return {"ask": "coexist", "cards": [f"c{args[0]}", f"c{args[1]}"], "players": args[2]}
+        if term.name == "card":
+            return {"ask": "card", "card": f"c{args[0]}"}
+        return {"ask": "deck", "player": "p1"}
+
     # -- explanations --------------------------------------------------------------------------------------
 
     def describe_param(self, key: str, value: Any, state: State) -> str | None:
@@ -475,6 +548,17 @@ class Lotr:
         if evidence.name == "first" and len(args) == 2:
             return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
         return str(evidence)
+
+
+def _plain(symbol: clingo.Symbol) -> Any:
+    """A symbol of a search model as plain data: numbers, names, or [name, args] for terms."""
+    if symbol.type == clingo.SymbolType.Number:
+        return symbol.number
+    if symbol.type == clingo.SymbolType.String:
+        return symbol.string
+    if symbol.arguments:
+        return [symbol.name, [_plain(a) for a in symbol.arguments]]
+    return symbol.name
 
 
 GAME = Lotr()

@@ -1,0 +1,240 @@
+"""The edge-case search, done by clingo itself: a game's encodings are loaded twice, every derived predicate
+renamed for world A or world B, over one state that a generator program (rules/search/<game>.lp) chooses from
+a small abstract universe. A model is a state where some question gets different verdicts in the two worlds;
+the optimisation finds the smallest, and each further model must show a shape of disagreement not seen yet.
+
+The two worlds are two sets of readings (a profile, `default`, or NAME=VALUE choices), or, for `--decisive`,
+the encodings with and without one rule.
+"""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import clingo
+from clingo import ast
+
+from pyengine import kb as kbase
+from pyengine.engine import program_files
+from pyengine.errors import InputError, closest
+from pyengine.games import registry
+from pyengine.limits import LimitError, limits
+from pyengine.resources import rules_dir
+
+
+@dataclass
+class Side:
+    """One world: its label and its reading choices (or the rule it leaves out)."""
+
+    label: str
+    readings: dict[str, str] = field(default_factory=dict)
+    without_rule: str | None = None
+
+
+@dataclass
+class Finding:
+    shapes: list[tuple[str, str, str, str]]
+    facts: list[clingo.Symbol]
+    verdicts: dict[str, dict[str, str]]
+    reasons: dict[str, dict[str, list[str]]]
+    differs: list[str]
+
+
+def parse_side(game: str, text: str) -> Side:
+    """`default`, a profile name, or NAME=VALUE[,NAME=VALUE...] choices of the game's readings."""
+    kb = kbase.load(game)
+    if text == "default":
+        return Side(text)
+    if text in kb.profiles:
+        return Side(text, dict(kb.profiles[text]))
+    readings: dict[str, str] = {}
+    for part in text.split(","):
+        name, sep, value = part.partition("=")
+        if not sep:
+            raise InputError(f"{text!r} is neither default, a profile nor NAME=VALUE", field="--compare",
+                             expected="default, " + ", ".join(sorted(kb.profiles)) + ", or READING=CHOICE",
+                             suggestion=closest(text, [*kb.profiles, "default"]))
+        if name not in kb.readings:
+            raise InputError(f"unknown reading {name!r} of game {game}", field="--compare",
+                             suggestion=closest(name, kb.readings))
+        if value not in kb.readings[name].choices:
+            raise InputError(f"unknown choice {value!r} of reading {name}", field="--compare",
+                             expected="one of " + ", ".join(kb.readings[name].choices))
+        readings[name] = value
+    return Side(text, readings)
+
+
+class _Rename(ast.Transformer):
+    """Rename every atom whose predicate is not an input of the game, for one world."""
+
+    def __init__(self, suffix: str, inputs: frozenset[str]):
+        self.suffix, self.inputs = suffix, inputs
+
+    def visit_SymbolicAtom(self, node: ast.AST) -> ast.AST:
+        symbol = node.symbol
+        if symbol.ast_type == ast.ASTType.Function and symbol.name not in self.inputs:
+            return node.update(symbol=symbol.update(name=f"{symbol.name}_{self.suffix}"))
+        return node
+
+
+def _mentions(node: Any, constant: str) -> bool:
+    return constant in str(node)
+
+
+@cache
+def _statements(game: str) -> tuple[ast.AST, ...]:
+    module = registry()[game]
+    statements: list[ast.AST] = []
+    for path in program_files(game, frozenset(module.kind_files)):
+        ast.parse_string(path.read_text(encoding="utf-8"), statements.append)
+    return tuple(statements)
+
+
+def _world(game: str, suffix: str, without_rule: str | None) -> list[ast.AST]:
+    """The game's encodings for one world: renamed, without #show, and without the rules that derive
+    a reason naming `without_rule`."""
+    inputs = frozenset(registry()[game].input_predicates)
+    rename = _Rename(suffix, inputs)
+    out = []
+    for statement in _statements(game):
+        kind = statement.ast_type
+        if kind in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm):
+            continue
+        if kind == ast.ASTType.Defined:
+            if statement.name not in inputs:
+                statement = statement.update(name=f"{statement.name}_{suffix}")
+            out.append(statement)
+            continue
+        if without_rule and kind == ast.ASTType.Rule and _mentions(statement.head, without_rule):
+            continue
+        out.append(rename(statement))
+    return out
+
+
+def _reading_facts(game: str, side: Side, suffix: str) -> str:
+    kb = kbase.load(game)
+    chosen = {name: r.default for name, r in kb.readings.items()} | side.readings
+    return "\n".join(f"reading_chosen_{suffix}({n},{v})." for n, v in chosen.items())
+
+
+def shape_rules(game: str, a: Side, b: Side) -> list[str]:
+    """The rules that tell shapes of disagreement apart: those of the readings the sides choose differently,
+    or the rule one side leaves out."""
+    kb = kbase.load(game)
+    chosen_a = {n: r.default for n, r in kb.readings.items()} | a.readings
+    chosen_b = {n: r.default for n, r in kb.readings.items()} | b.readings
+    differing = {n for n in chosen_a if chosen_a[n] != chosen_b[n]}
+    rules = {r.id for r in kb.rules.values() if any(n in differing for n, _ in r.readings)}
+    rules |= {x for x in (a.without_rule, b.without_rule) if x}
+    return sorted(rules)
+
+
+def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limit: int,
+           all_models: bool = False, progress: Callable[[int], None] | None = None) -> list[Finding]:
+    """The smallest states where worlds A and B disagree, one per new shape of disagreement (at most `limit`);
+    with `all_models`, every state up to the bounds, each counted once per new shape."""
+    generator = Path(rules_dir(), "search", f"{game}.lp")
+    if not generator.exists():
+        raise InputError(f"no edge-case generator for game {game}", field="--game",
+                         expected="a game with rules/search/<game>.lp")
+    findings: list[Finding] = []
+    known: list[tuple[str, str, str, str]] = []
+    deadline = time.monotonic() + limits.solve_seconds
+    while len(findings) < limit:
+        control = clingo.Control(["--warn=none", f"-c max_cards={max_cards}", f"-c max_instances={max_instances}",
+                                  "--opt-mode=opt"])
+        with ast.ProgramBuilder(control) as builder:
+            for statement in [*_world(game, "a", a.without_rule), *_world(game, "b", b.without_rule)]:
+                builder.add(statement)
+        control.add("base", [], Path(rules_dir(), "search", "compare.lp").read_text(encoding="utf-8"))
+        control.add("base", [], generator.read_text(encoding="utf-8"))
+        control.add("base", [], _reading_facts(game, a, "a") + "\n" + _reading_facts(game, b, "b"))
+        control.add("base", [], "\n".join(f"known_shape({k},{va},{vb},{r})." for k, va, vb, r in known))
+        control.add("base", [], "\n".join(f"shape_rule({r})." for r in shape_rules(game, a, b)))
+        control.ground([("base", [])])
+        best: list[clingo.Symbol] = []
+
+        def on_model(model: clingo.Model, best: list[clingo.Symbol] = best) -> None:
+            best[:] = model.symbols(shown=True)
+
+        with control.solve(on_model=on_model, async_=True) as handle:
+            if not handle.wait(max(0.1, deadline - time.monotonic())):
+                handle.cancel()
+                if not findings:
+                    raise LimitError(f"the search stopped after {limits.solve_seconds:g} s without a state; "
+                                     "raise --timeout or lower --max-cards")
+                break
+            result = handle.get()
+        if not result.satisfiable or not best:
+            break
+        finding = _finding(best)
+        findings.append(finding)
+        known.extend(s for s in finding.shapes if s not in known)
+        if progress:
+            progress(len(findings))
+        if not all_models and not finding.shapes:
+            break
+    return findings
+
+
+def _finding(symbols: Iterable[clingo.Symbol]) -> Finding:
+    shapes: list[tuple[str, str, str, str]] = []
+    verdicts: dict[str, dict[str, str]] = {"a": {}, "b": {}}
+    reasons: dict[str, dict[str, list[str]]] = {"a": {}, "b": {}}
+    facts, differs = [], []
+    for symbol in symbols:
+        name = symbol.name
+        if name == "shape":
+            shapes.append(tuple(str(a) for a in symbol.arguments))  # type: ignore[arg-type]
+        elif name in ("verdict_a", "verdict_b"):
+            verdicts[name[-1]][str(symbol.arguments[0])] = str(symbol.arguments[1])
+        elif name in ("reason_a", "reason_b"):
+            reasons[name[-1]].setdefault(str(symbol.arguments[0]), []).append(str(symbol.arguments[1]))
+        elif name == "differs":
+            differs.append(str(symbol.arguments[0]))
+        else:
+            facts.append(symbol)
+    for side in reasons.values():
+        for key in side:
+            side[key] = sorted(set(side[key]))
+    return Finding(sorted(set(shapes)), facts, verdicts, reasons, sorted(differs))
+
+
+def _slug(text: str) -> str:
+    return "".join(ch if ch.isalnum() else "-" for ch in text).strip("-")
+
+
+def _side_fields(game: str, side: Side) -> dict[str, Any]:
+    if side.label in kbase.load(game).profiles:
+        return {"profile": side.label}
+    return {"readings": dict(side.readings)} if side.readings else {}
+
+
+def scenario_of(game: str, finding: Finding, a: Side, b: Side, title: str) -> dict[str, Any]:
+    """A finding as a scenario file: its state, and each disagreeing question under both sides with the
+    verdict and the rule ids each gives, ready for `pyengine check` and for another implementation's tests."""
+    module = registry()[game]
+    data = module.search_state(finding.facts)
+    data["title"] = title
+    data["cites"] = sorted({p for side in finding.reasons.values() for q in finding.differs for r in side.get(q, [])
+                            for d, p in kbase.load(game).rules[r].sources if d == module.document},
+                           key=lambda p: int(p[1:]))
+    questions = []
+    terms = {str(f.arguments[0]): f.arguments[0] for f in finding.facts if f.name == "question"}
+    for question in finding.differs:
+        for key, side in (("a", a), ("b", b)):
+            if side.without_rule:
+                continue
+            entry = {"id": f"{_slug(question)}-{_slug(side.label)}", **module.search_question(terms[question],
+                                                                                             finding.facts)}
+            entry |= _side_fields(game, side)
+            entry["expect"] = finding.verdicts[key][question]
+            entry["rules"] = finding.reasons[key].get(question, [])
+            questions.append(entry)
+    data["questions"] = questions
+    return data
