@@ -106,6 +106,11 @@ class Marvel:
     document = "marvel_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "identity", "cards"}
+    # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
+    input_predicates: ClassVar[set[str]] = {
+        "card", "card_type", "name", "name_loose", "subtitle", "subtitle_loose", "printed_unique", "deck_limit",
+        "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
+        "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
@@ -302,6 +307,64 @@ class Marvel:
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
         return None
+
+    # -- the edge-case search's states as scenarios --------------------------------------------------------
+
+    def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A state the search found (rules/search/marvel.lp), as the fields of a scenario file."""
+        rows: dict[str, list[list[Any]]] = {}
+        for fact in facts:
+            rows.setdefault(fact.name, []).append([a.number if a.type == clingo.SymbolType.Number else a.name
+                                                   for a in fact.arguments])
+        pairs = {name: {r[0]: r[1] for r in rows.get(name, [])} for name in ("card_type", "person", "spelling", "sub",
+                                                                             "in_zone", "face_up")}
+
+        def person(key: int, spelling: int = 1) -> str:
+            return f"Person {key}" if spelling == 1 else f"Person-{key}"
+
+        alter_egos = {hero: alter for alter, hero in rows.get("hero_of", [])}
+        cards = []
+        for (card,) in sorted(rows.get("used_card", [])):
+            title = person(pairs["person"][card], pairs["spelling"][card])
+            record: dict[str, Any] = {"id": f"c{card}", "title": title, "type": pairs["card_type"][card],
+                                      "unique": [card] in rows.get("printed_unique", [])}
+            if card in pairs["sub"]:
+                record["subtitle"] = person(pairs["sub"][card])
+            if card in alter_egos:
+                record["alter_ego"] = f"c{alter_egos[card]}"
+            if [card, 1] in rows.get("deck_limit", []):
+                record["deck_limit"] = 1
+            cards.append(record)
+        players: dict[str, dict[str, Any]] = {"p1": {}, "p2": {}}
+        encounter: list[dict[str, Any]] = []
+        for instance, card, owner in sorted(rows.get("instance", [])):
+            entry = {"id": f"i{instance}", "card": f"c{card}"}
+            zone = pairs["in_zone"][instance]
+            if owner == ENCOUNTER:
+                encounter.append(entry)
+            elif zone == "identity":
+                players[owner]["identity"] = {**entry, "face": pairs["face_up"][instance]}
+            else:
+                players[owner].setdefault(zone, []).append(entry)
+        state: dict[str, Any] = {"game": "marvel", "cards": cards, "players": players}
+        if encounter:
+            state["encounter"] = {"play": encounter}
+        if rows.get("deck_for"):
+            deck = [{"card": f"c{c}", "count": n} for _, c, n in sorted(rows.get("deck_card", []))]
+            state["decks"] = {"p1": {"identity": f"c{rows['deck_for'][0][0]}", "cards": deck}}
+        return state
+
+    def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A question of the search (its term, e.g. play(2)) as a scenario question."""
+        args = [a.number if a.type == clingo.SymbolType.Number else a.name for a in term.arguments]
+        if term.name == "play":
+            return {"ask": "play", "instance": f"i{args[0]}"}
+        if term.name == "coexist":
+            return {"ask": "coexist", "cards": [f"c{args[0]}", f"c{args[1]}"], "in": args[2]}
+        if term.name in ("reveal", "put"):
+            return {"ask": "reveal" if term.name == "reveal" else "put_into_play", "card": f"c{args[0]}",
+                    "player": "p1"}
+        return {"ask": "deck", "player": "p1"}
 
     # -- explanations --------------------------------------------------------------------------------------
 
