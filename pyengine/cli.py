@@ -243,6 +243,27 @@ def cmd_edge_cases(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_flip(args: argparse.Namespace) -> int:
+    from pyengine.flip import flip, flip_data
+
+    scenario = _load_all([args.file])[0]
+    data = flip_data(scenario, flip(scenario, args.question, _parse_overrides(args, scenario)), args.question)
+    if args.json:
+        print(json.dumps(data, indent=2, ensure_ascii=False))
+        return 0
+    if not data["flippable"]:
+        print(f"[{args.question}] no change the game's flip program allows turns this verdict around")
+        return 0
+    print(f"[{args.question}] {data['before']['verdict']} -> {data['after']['verdict']} with "
+          f"{len(data['changes'])} change(s):")
+    for change in data["changes"]:
+        print(f"  {change}")
+    print(f"  now decided by: {', '.join(data['after']['rules']) or 'no rule'}")
+    for entry in data["necessary_because"]:
+        print(f"  necessary because of {entry['rule']}: {entry['statement']}")
+    return 0
+
+
 def _games(args: argparse.Namespace) -> list[str]:
     return [args.game] if args.game else list(registry())
 
@@ -455,6 +476,12 @@ def build_parser() -> argparse.ArgumentParser:
     ec.add_argument("--out", metavar="DIR", help="write each state as a scenario file there")
     ec.add_argument("--json", action="store_true", help="print the results as JSON")
     ec.set_defaults(func=cmd_edge_cases)
+
+    fl = sub.add_parser("flip", help="the smallest change to a scenario's state that turns a verdict around")
+    fl.add_argument("file", metavar="FILE")
+    fl.add_argument("--question", required=True, help="the question id")
+    readings_options(fl)
+    fl.set_defaults(func=cmd_flip)
 
     fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
     fa.add_argument("file", metavar="FILE")

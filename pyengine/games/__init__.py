@@ -17,6 +17,8 @@ class Game(Protocol):
     document: str
     state_fields: set[str]
     deck_fields: set[str]
+    input_predicates: set[str]
+    flip_predicates: set[str]
     base_files: tuple[str, ...]
     kind_files: dict[str, tuple[str, ...]]
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.
@@ -38,6 +40,10 @@ class Game(Protocol):
     def describe_param(self, key: str, value: Any, state: Any) -> str | None: ...
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any: ...
+
+    def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
+
+    def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
 
 
 def registry() -> dict[str, Game]:

@@ -68,6 +68,9 @@ class Dfm:
     document = "dfm_allies"
     state_fields: ClassVar[set[str]] = {"chapter", "turn", "state", "actions"}
     deck_fields: ClassVar[set[str]] = set()
+    input_predicates: ClassVar[set[str]] = set()
+    # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
+    flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {

@@ -145,6 +145,8 @@ class Lotr:
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_heal", "q_killed",
         "q_coexist", "q_card", "deck_part", "document_ability", "document_split"}
+    # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
+    flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "identity.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {

@@ -1,0 +1,120 @@
+"""The edge-case search and flip: found with clingo, checked by running what they produce back through the
+engine. Timings are the benchmarks' business, not these tests'."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+import yaml
+
+from pyengine import kb as kbase
+from pyengine.cli import main
+from pyengine.engine import answer
+from pyengine.scenario import load_scenario, scenario_from_data
+from pyengine.search import Side, parse_side, scenario_of, search
+
+ROOT = Path(__file__).resolve().parents[1]
+GEMP_DEPARTURES = {"lotr_nonunique_exempt", "lotr_any_title_blocks_unique", "lotr_revival_unchecked",
+                   "lotr_deck_four_per_stored_title", "lotr_deck_stored_titles_apart", "lotr_deck_counts_all_cards",
+                   "lotr_heal_spare_copy"}
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_compare_default_and_gemp_finds_every_departure_unprompted(tmp_path: Path,
+                                                                   capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "edge-cases", "--game", "lotr", "--compare", "default", "gemp", "--out",
+                       str(tmp_path), "--json")
+    data = json.loads(out)
+    assert code == 0
+    found = {shape[3] for finding in data["findings"] for shape in finding["shapes"]}
+    assert found >= GEMP_DEPARTURES
+    code, out, _ = run(capsys, "check", str(tmp_path))
+    assert code == 0 and f"0 failed ({len(data['findings'])} scenario files)" in out
+
+
+def _reading_pairs(game: str) -> list[tuple[str, str, str]]:
+    kb = kbase.load(game)
+    return [(game, f"{n}={r.default}", f"{n}={c}") for n, r in sorted(kb.readings.items())
+            for c in r.choices if c != r.default]
+
+
+@pytest.mark.parametrize("game, a, b", _reading_pairs("lotr") + _reading_pairs("marvel"))
+def test_two_choices_of_every_reading_disagree_somewhere(game: str, a: str, b: str) -> None:
+    side_a, side_b = parse_side(game, a), parse_side(game, b)
+    [finding] = search(game, side_a, side_b, 3, 3, 1)
+    assert finding.differs
+    results = answer(scenario_from_data(scenario_of(game, finding, side_a, side_b, "generated"), "<generated>"))
+    assert len(results) == 2 * len(finding.differs)
+    assert all(not r.failures() for r in results)
+
+
+def test_decisive_finds_where_a_blocking_rule_alone_decides() -> None:
+    [finding] = search("lotr", Side("with"), Side("without", without_rule="lotr_dead_pile_blocks"), 3, 3, 1)
+    question = finding.differs[0]
+    assert finding.verdicts["a"][question] == "illegal" and finding.verdicts["b"][question] == "legal"
+    assert "lotr_dead_pile_blocks" in finding.reasons["a"][question]
+
+
+def test_a_permitting_rule_never_decides_alone(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "edge-cases", "--game", "lotr", "--decisive", "lotr_stacked_not_in_play",
+                       "--max-cards", "2")
+    assert code == 0 and "give the same verdict on every state of up to 2 cards" in out
+
+
+def test_all_counts_every_shape_within_the_bounds(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "edge-cases", "--game", "lotr", "--compare", "lotr_mumak_direction=unique_blocks_all",
+                       "lotr_mumak_direction=nonunique_exempt", "--all", "--max-cards", "2", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["states"] >= 1
+    assert {s[3] for s in data["shapes"]} == {"lotr_nonunique_exempt", "lotr_unique_blocks_nonunique"}
+
+
+def test_bad_sides_are_input_errors(capsys: pytest.CaptureFixture[str]) -> None:
+    code, _, err = run(capsys, "edge-cases", "--game", "lotr", "--compare", "default", "gmep")
+    assert code == 2 and "did you mean 'gemp'" in err
+    code, _, err = run(capsys, "edge-cases", "--game", "lotr", "--compare", "default", "lotr_heal_wounds=two")
+    assert code == 2 and "unknown choice 'two'" in err
+
+
+@pytest.mark.parametrize("file, question, before, after, change", [
+    ("examples/judge_second_sting.yaml", "alice-second-sting", "illegal", "legal", 'removed("alice-sting")'),
+    ("tests/scenarios/lotr/heal.yaml", "no-wound-no-heal", "illegal", "legal", 'wounds("aragorn-unhurt",0,1)'),
+    ("tests/scenarios/lotr/dead_pile.yaml", "dead-ally-stops-follower-of-its-title", "illegal", "legal",
+     'removed("gaffer-ally")'),
+    ("tests/scenarios/marvel/hero_and_ally.yaml", "ally-peter-beside-hero-peter", "illegal", "legal",
+     'face("peter",hero,alter_ego)'),
+    ("tests/scenarios/marvel/minions.yaml", "revealed-spider-man-minion", "discarded", "enters_play",
+     'face("peter",hero,alter_ego)'),
+    ("tests/scenarios/dfm/tokens_short.yaml", "enter-needs-a-token", "refused", "done",
+     "value(tok(fellowship),0,1)"),
+])
+def test_flip_finds_the_smallest_change(capsys: pytest.CaptureFixture[str], file: str, question: str, before: str,
+                                        after: str, change: str) -> None:
+    code, out, _ = run(capsys, "flip", str(ROOT / file), "--question", question, "--json")
+    data = json.loads(out)
+    assert code == 0 and data["flippable"]
+    assert (data["before"]["verdict"], data["after"]["verdict"]) == (before, after)
+    assert data["changes"] == [change]
+    assert data["necessary_because"]
+
+
+def test_flip_says_when_no_change_can_turn_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "flip", str(ROOT / "tests/scenarios/dfm/warg.yaml"), "--question", "elrond-exit-strict")
+    assert code == 0 and "no change the game's flip program allows" in out
+
+
+def test_generated_scenarios_are_checked_in_for_every_reading() -> None:
+    for game in ("lotr", "marvel"):
+        folder = ROOT / "tests" / "scenarios" / "generated" / game
+        names = {p.stem for p in folder.glob("*.yaml")}
+        assert names >= set(kbase.load(game).readings), game
+        for path in folder.glob("*.yaml"):
+            assert yaml.safe_load(path.read_text(encoding="utf-8"))["questions"], path
+            assert load_scenario(path).questions
