@@ -45,13 +45,13 @@ def _reading_pairs(game: str) -> list[tuple[str, str, str]]:
             for c in r.choices if c != r.default]
 
 
-@pytest.mark.parametrize("game, a, b", _reading_pairs("lotr") + _reading_pairs("marvel"))
+@pytest.mark.parametrize("game, a, b", _reading_pairs("lotr") + _reading_pairs("marvel") + _reading_pairs("dfm"))
 def test_two_choices_of_every_reading_disagree_somewhere(game: str, a: str, b: str) -> None:
     side_a, side_b = parse_side(game, a), parse_side(game, b)
     [finding] = search(game, side_a, side_b, 3, 3, 1)
     assert finding.differs
     results = answer(scenario_from_data(scenario_of(game, finding, side_a, side_b, "generated"), "<generated>"))
-    assert len(results) == 2 * len(finding.differs)
+    assert len(results) == 2 * len(finding.differs)  # every disagreeing question, asked under both sides
     assert all(not r.failures() for r in results)
 
 
@@ -111,7 +111,7 @@ def test_flip_says_when_no_change_can_turn_a_verdict(capsys: pytest.CaptureFixtu
 
 
 def test_generated_scenarios_are_checked_in_for_every_reading() -> None:
-    for game in ("lotr", "marvel"):
+    for game in ("lotr", "marvel", "dfm"):
         folder = ROOT / "tests" / "scenarios" / "generated" / game
         names = {p.stem for p in folder.glob("*.yaml")}
         assert names >= set(kbase.load(game).readings), game

@@ -44,11 +44,11 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
-                "stacks", "alliance", "grey", "tiles", "discard_pile"}
+                "stacks", "alliance", "grey", "tiles", "discard_pile", "flags"}
 NUMERIC = {"tokens": 2, "coins": 1, "reserve": 0, "units": 2, "nazgul": 0, "stack": 1, "alliance": 2, "grey": 1,
            "discard_pile": 0}
-BOOLEAN = {"turn": 1, "called": 1, "taken": 2, "open_tile": 1, "owned": 2, "locked": 2, "blocked": 3,
-           "protected": 2, **{s: 2 for s in ALLY_STATES}}
+BOOLEAN = {"turn": 1, "called": 1, "taken": 2, "open_tile": 1, "owned": 2, "locked": 2, "locked_by": 2,
+           "blocked": 3, "protected": 2, "forced": 4, **{s: 2 for s in ALLY_STATES}}
 
 
 @dataclass
@@ -68,7 +68,11 @@ class Dfm:
     document = "dfm_allies"
     state_fields: ClassVar[set[str]] = {"chapter", "turn", "state", "actions"}
     deck_fields: ClassVar[set[str]] = set()
-    input_predicates: ClassVar[set[str]] = set()
+    # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
+    input_predicates: ClassVar[set[str]] = {
+        "chapter", "last_step", "init", "init_num", "given_tokens", "token_gone", "connected", "act", "choice",
+        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "faction", "opponent",
+        "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
@@ -145,6 +149,12 @@ class Dfm:
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="a pair of region names, e.g. [gondor, rohan]")
             facts.append(f"connected({_quote(item[0])},{_quote(item[1])}).")
+        for item, line, column, path in fields.items("flags"):
+            term = self._fluent_term(item, fields, "flags")
+            if term.split("(")[0] not in BOOLEAN:
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="a true/false fluent such as [locked, elves, fellowship]")
+            facts.append(f"init({term}).")
         for item, line, column, path in fields.items("tiles"):
             if not isinstance(item, str):
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
@@ -245,8 +255,12 @@ class Dfm:
 
     def _fluent(self, fields: Fields) -> str:
         raw = fields.require("of", "a fluent such as [tokens, fellowship] or [units, sauron, gondor]")
+        return self._fluent_term(raw, fields, "of")
+
+    def _fluent_term(self, raw: Any, fields: Fields, key: str) -> str:
+        """A fluent written as a list ([units, sauron, gondor]) as an ASP term, every name validated or quoted."""
         if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
-            raise fields.error("of", f"got {raw!r}", expected="a list such as [tokens, fellowship]")
+            raise fields.error(key, f"got {raw!r}", expected="a list such as [tokens, fellowship]")
         name, args = raw[0], raw[1:]
         if name == "tokens" and args and args[0] in ("stack", "tile", "connection", "card"):
             inner = {"stack": lambda a: f"stack({a[0]})", "tile": lambda a: f"tile({_quote(a[0])})",
@@ -255,16 +269,16 @@ class Dfm:
             try:
                 return f"tok({inner(args[1:])})"
             except (IndexError, ValueError, TypeError):
-                raise fields.error("of", f"got {raw!r}", expected="[tokens, card, row, column] and the like") from None
+                raise fields.error(key, f"got {raw!r}", expected="[tokens, card, row, column] and the like") from None
         if name == "tokens":
             if len(args) != 1 or args[0] not in TOKEN_PLACES:
                 places = ", ".join(TOKEN_PLACES)
-                raise fields.error("of", f"got {raw!r}", expected=f"[tokens, P] with P one of {places}")
+                raise fields.error(key, f"got {raw!r}", expected=f"[tokens, P] with P one of {places}")
             return f"tok({args[0]})"
         arity = NUMERIC.get(name, BOOLEAN.get(name))
         if arity is None or len(args) != arity:
             known = sorted({*NUMERIC, *BOOLEAN})
-            raise fields.error("of", f"got {raw!r}", expected="a fluent name followed by its arguments, one of "
+            raise fields.error(key, f"got {raw!r}", expected="a fluent name followed by its arguments, one of "
                                + ", ".join(known))
         words = [a if isinstance(a, int) and not isinstance(a, bool)
                  else (str(a) if str(a) in (*FACTIONS, *RACES, *ALLIES, "any", "discard") else _quote(a)) for a in args]
@@ -310,6 +324,83 @@ class Dfm:
 
     def _player(self, action: tuple[str, list[str], str]) -> str:
         return action[2].split(" ", 1)[0]
+
+    # -- the edge-case search's states as scenarios --------------------------------------------------------
+
+    def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A state the search found (rules/search/dfm.lp), as the fields of a scenario file."""
+
+        def plain(symbol: clingo.Symbol) -> Any:
+            if symbol.type == clingo.SymbolType.Number:
+                return symbol.number
+            return symbol.string if symbol.type == clingo.SymbolType.String else symbol.name
+
+        state: dict[str, Any] = {"tokens": {}, "coins": {}, "allies": {}, "units": {}, "stacks": {}, "alliance": {},
+                                 "grey": {}, "connections": [["r1", "r2"]]}
+        turn, actions, choices = "fellowship", [], {}
+        for fact in facts:
+            args = fact.arguments
+            if fact.name == "init_num":
+                fluent, value = args[0], args[1].number
+                inner = [plain(a) for a in fluent.arguments]
+                if fluent.name == "tok":
+                    if str(fluent.arguments[0]) in ("fellowship", "sauron", "nazgul"):
+                        state["tokens"][str(fluent.arguments[0])] = value
+                elif fluent.name in ("coins", "grey"):
+                    state[fluent.name][inner[0]] = value
+                elif fluent.name in ("reserve", "discard_pile"):
+                    state[fluent.name] = value
+                elif fluent.name == "units":
+                    state["units"].setdefault(inner[0], {})[inner[1]] = value
+                elif fluent.name == "stack":
+                    state["stacks"][inner[0]] = value
+                elif fluent.name == "alliance":
+                    state["alliance"].setdefault(inner[0], {})[inner[1]] = value
+            elif fact.name == "init":
+                fluent = args[0]
+                inner = [plain(a) for a in fluent.arguments]
+                if fluent.name == "turn":
+                    turn = inner[0]
+                elif fluent.name in ALLY_STATES:
+                    state["allies"].setdefault(inner[0], {}).setdefault(fluent.name, []).append(inner[1])
+                elif fluent.name == "taken":
+                    state.setdefault("taken", []).append(inner)
+                elif fluent.name == "open_tile":
+                    state.setdefault("tiles", []).append(inner[0])
+                else:
+                    state.setdefault("flags", []).append([fluent.name, *inner])
+            elif fact.name == "act":
+                actions.append(args[2])
+                actor = str(args[1])
+            elif fact.name == "choice":
+                choices[str(args[1])] = args[2]
+        state = {k: v for k, v in state.items() if v not in ({}, [])}
+        [term] = actions
+        action: dict[str, Any] = {"player": actor}
+        if term.name == "call":
+            action |= {"call": str(term.arguments[0]), "effect": str(term.arguments[1])}
+            for name, value in sorted(choices.items()):
+                if value.type == clingo.SymbolType.Function and value.arguments:
+                    action[name] = [plain(a) for a in value.arguments]
+                else:
+                    action[name] = plain(value)
+        elif term.name == "take":
+            action |= {"take": [term.arguments[0].number, term.arguments[1].number], "use": str(term.arguments[2])}
+        else:
+            action[term.name] = True
+        return {"game": "dfm", "chapter": 1, "turn": turn, "state": state, "actions": [action]}
+
+    def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A question of the search (its term) as a scenario question."""
+        if term.name == "action":
+            return {"ask": "action", "step": 1}
+        fluent = term.arguments[0]
+        if fluent.name == "tok":
+            place = fluent.arguments[0]
+            of = ["tokens", "connection", "r1", "r2"] if place.name == "conn" else ["tokens", place.name]
+        else:
+            of = [fluent.name, *[a.string if a.type == clingo.SymbolType.String else a.name for a in fluent.arguments]]
+        return {"ask": "value", "after": 1, "of": of}
 
     # -- explanations --------------------------------------------------------------------------------------
 
