@@ -6,7 +6,8 @@ the ratio to a baseline measured in the same run. Not part of the timed test run
 Figures: one query, warm, on states of 2x20, 2x100 and 2x500 card instances drawn from the GEMP catalog
 (imported from ../shared/data when present, else the built-in one) against the plain-Python baseline; the
 command line cold (process start to exit); batch `pyengine check` over generated scenarios and `pyengine
-deck` over generated decklists on all cores (scenarios per second) with the peak resident memory.
+deck` over generated decklists on all cores (scenarios per second) with the peak resident memory; the
+edge-case search (LOTR default against gemp) at 4, 5 and 6 cards: the first smallest state and every shape.
 """
 
 from __future__ import annotations
@@ -119,6 +120,27 @@ def bench_batch(name: str, args: list[str], count: int) -> dict[str, Any]:
             "peak_rss_mb": round(max(peak, before) / 1024, 1)}
 
 
+def bench_search(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
+    """The edge-case search, LOTR default against the gemp profile: the first smallest state, and every shape."""
+    from pyengine.limits import limits
+    from pyengine.search import parse_side, search
+
+    limits.solve_seconds = 600
+    a, b = parse_side("lotr", "default"), parse_side("lotr", "gemp")
+    results = []
+    for size in sizes:
+        first = median_ms(lambda size=size: search("lotr", a, b, size, size, 1), repeats)
+        started = time.perf_counter()
+        findings = search("lotr", a, b, size, size, 10_000, all_models=True)
+        every = (time.perf_counter() - started) * 1000
+        shapes = len({s for f in findings for s in f.shapes})
+        results.append({"name": f"search_first_state_{size}_cards", "median_ms": round(first, 1),
+                        "baseline_ms": None, "ratio": None})
+        results.append({"name": f"search_all_{size}_cards", "median_ms": round(every, 1), "baseline_ms": None,
+                        "ratio": None, "states": len(findings), "shapes": shapes})
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="pyengine benchmarks")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (the test suite uses it)")
@@ -150,6 +172,7 @@ def main(argv: list[str] | None = None) -> int:
         results.append(bench_batch(f"batch_deck_{deck_count}_decklists_jobs_{jobs}",
                                    ["deck", *map(str, sorted(decks.iterdir())), "--game", "lotr", "--catalog", catalog,
                                     "--jobs", jobs, "--json"], deck_count))
+    results += bench_search([2] if quick else [4, 5, 6], 1 if quick else 3)
     if args.json:
         print(json.dumps({"catalog": catalog, "results": results}, indent=2))
     else:
@@ -157,6 +180,7 @@ def main(argv: list[str] | None = None) -> int:
         for r in results:
             extra = f", ratio {r['ratio']} to baseline {r['baseline_ms']} ms" if r["ratio"] is not None else ""
             rate = f", {r['per_second']}/s, peak {r['peak_rss_mb']} MB" if "per_second" in r else ""
+            rate += f", {r['states']} states, {r['shapes']} shapes" if "shapes" in r else ""
             print(f"{r['name']}: median {r['median_ms']} ms{extra}{rate}")
     return 0
 
