@@ -22,6 +22,7 @@ from pyengine.limits import DEFAULT_LIMITS, limits
 from pyengine.render import answer_data, explain
 from pyengine.scenario import Scenario, check_readings, load_scenario, scenario_files
 from pyengine.store import STORE_ENV
+from pyengine.yamlio import load_file
 
 
 def _parse_overrides(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
@@ -264,6 +265,49 @@ def cmd_flip(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_consistency(args: argparse.Namespace) -> int:
+    import os
+
+    from pyengine.consistency import check, games_documents
+
+    known = games_documents()
+    for document in args.documents:
+        if document not in known:
+            raise InputError(f"unknown document {document!r}", field="DOC", expected="one of " + ", ".join(known),
+                             suggestion=closest(document, known))
+    docs = Path(args.docs or os.environ.get("PYENGINE_DOCS") or "")
+    if not (args.docs or os.environ.get("PYENGINE_DOCS")) or not docs.is_dir():
+        raise InputError(f"no rules documents folder at {str(docs) or '(none given)'}", field="--docs",
+                         expected="--docs DIR or PYENGINE_DOCS naming the folder of the rules documents")
+    scenarios = [Path(p) for p in (args.scenarios or ["examples", "tests/scenarios"])]
+    report = check(args.documents or known, docs, scenarios, not args.no_search, args.deep)
+    accepted: set[str] = set()
+    if args.baseline:
+        data = load_file(Path(args.baseline))
+        if not isinstance(data, dict) or not isinstance(data.get("accepted"), list):
+            raise InputError("a baseline holds `accepted:`, a list of finding ids", file=args.baseline,
+                             expected="accepted: [reading:lotr_mumak_direction, ...]")
+        accepted = {str(i) for i in data["accepted"]}
+    findings = [f for entry in report for f in entry["findings"]]
+    new = [f for f in findings if f["id"] not in accepted]
+    if args.write_baseline:
+        Path(args.write_baseline).write_text(yaml.safe_dump({"accepted": sorted(f["id"] for f in findings)}),
+                                             encoding="utf-8")
+    if args.json:
+        print(json.dumps({"documents": report, "new": [f["id"] for f in new]}, indent=2, ensure_ascii=False))
+    else:
+        for entry in report:
+            print(f"{entry['document']}: {entry['paragraphs']} paragraphs, {entry['normative']} normative, "
+                  f"{entry['covered']} covered, {len(entry['findings'])} findings")
+            for finding in entry["findings"]:
+                mark = "" if finding["id"] in accepted else " [new]" if args.baseline else ""
+                paras = f" ({', '.join(finding['paragraphs'])})" if finding["paragraphs"] else ""
+                print(f"  {finding['severity']}: {finding['id']}{mark}{paras}: {finding['statement']}")
+    if args.baseline:
+        return 1 if new else 0
+    return 1 if any(f["severity"] == "error" for f in findings) else 0
+
+
 def _games(args: argparse.Namespace) -> list[str]:
     return [args.game] if args.game else list(registry())
 
@@ -476,6 +520,20 @@ def build_parser() -> argparse.ArgumentParser:
     ec.add_argument("--out", metavar="DIR", help="write each state as a scenario file there")
     ec.add_argument("--json", action="store_true", help="print the results as JSON")
     ec.set_defaults(func=cmd_edge_cases)
+
+    co = sub.add_parser("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
+                                            "rules, and the Allies document's lint")
+    co.add_argument("documents", nargs="*", metavar="DOC", help="document ids (default: every document encoded)")
+    co.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS)")
+    co.add_argument("--scenarios", nargs="+", metavar="PATH",
+                    help="scenario folders (default: examples, tests/scenarios)")
+    co.add_argument("--no-search", action="store_true", help="skip the states the edge-case search finds")
+    co.add_argument("--deep", action="store_true", help="also search for dead and redundant rules (slow)")
+    co.add_argument("--baseline", metavar="FILE",
+                    help="accepted findings: exit 0 when nothing new appears, 1 otherwise")
+    co.add_argument("--write-baseline", metavar="FILE", help="write every finding of this run as accepted")
+    co.add_argument("--json", action="store_true", help="print the report as JSON")
+    co.set_defaults(func=cmd_consistency)
 
     fl = sub.add_parser("flip", help="the smallest change to a scenario's state that turns a verdict around")
     fl.add_argument("file", metavar="FILE")

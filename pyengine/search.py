@@ -9,6 +9,7 @@ the encodings with and without one rule.
 
 from __future__ import annotations
 
+import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
@@ -238,3 +239,23 @@ def scenario_of(game: str, finding: Finding, a: Side, b: Side, title: str) -> di
             questions.append(entry)
     data["questions"] = questions
     return data
+
+
+def fires_somewhere(game: str, rule: str, max_cards: int, max_instances: int) -> bool:
+    """Whether some state of the bounded search gives a reason naming `rule`, under the reading choice the rule
+    depends on (if any)."""
+    control = clingo.Control(["--warn=none", f"-c max_cards={max_cards}", f"-c max_instances={max_instances}"])
+    with ast.ProgramBuilder(control) as builder:
+        for statement in _world(game, "a", None):
+            builder.add(statement)
+    generator = Path(rules_dir(), "search", f"{game}.lp").read_text(encoding="utf-8")
+    control.add("base", [], re.sub(r"#minimize[^.]*\.", "", generator, flags=re.S))
+    readings = dict(kbase.load(game).rules[rule].readings[:1])
+    control.add("base", [], _reading_facts(game, Side("rule's reading", readings), "a"))
+    control.add("base", [], f"fires :- reason_a(_, {rule}, _). :- not fires.")
+    control.ground([("base", [])])
+    with control.solve(async_=True) as handle:
+        if not handle.wait(limits.solve_seconds):
+            handle.cancel()
+            return True
+        return bool(handle.get().satisfiable)

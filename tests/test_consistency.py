@@ -1,0 +1,131 @@
+"""`pyengine consistency` on the rules documents: counts, coverage, the findings a rules committee needs,
+the drift demonstration on a copy with one sentence changed, and the baseline's exit codes."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+import pytest
+
+from pyengine.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+DOCS = ROOT.parent / "shared" / "docs"
+pytestmark = pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents are not at {DOCS}")
+
+
+def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
+    code = main(list(args))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+@pytest.fixture(scope="module")
+def report() -> dict:
+    import contextlib
+    import io
+
+    out = io.StringIO()
+    with contextlib.redirect_stdout(out):
+        code = main(["consistency", "--docs", str(DOCS), "--json", "--scenarios", str(ROOT / "examples"),
+                     str(ROOT / "tests" / "scenarios")])
+    assert code == 0
+    return json.loads(out.getvalue())
+
+
+def _document(report: dict, name: str) -> dict:
+    return next(d for d in report["documents"] if d["document"] == name)
+
+
+def _finding(document: dict, finding_id: str) -> dict:
+    return next(f for f in document["findings"] if f["id"] == finding_id)
+
+
+def test_three_documents_with_every_normative_paragraph_covered(report: dict) -> None:
+    counts = {d["document"]: (d["paragraphs"], d["normative"], d["covered"]) for d in report["documents"]}
+    assert counts == {"lotr_unique": (74, 55, 55), "marvel_unique": (14, 11, 11), "dfm_allies": (86, 67, 67)}
+    assert not [f for d in report["documents"] for f in d["findings"] if f["kind"] in ("coverage", "drift")]
+
+
+def test_lotr_contradictions_come_with_their_paragraphs_and_a_state(report: dict) -> None:
+    lotr = _document(report, "lotr_unique")
+    mumak = _finding(lotr, "reading:lotr_mumak_direction")
+    assert {"p3", "p27"} <= set(mumak["paragraphs"]) and mumak["state"]["questions"]
+    palantir = _finding(lotr, "tension:lotr_palantir_cross_side:lotr_per_player_scope")
+    assert {"p6", "p31"} <= set(palantir["paragraphs"])
+    assert {q["expect"] for q in palantir["state"]["questions"]} == {"illegal"}
+    for reading in ("lotr_heal_wounds", "lotr_heal_discard"):
+        heal = _finding(lotr, f"reading:{reading}")
+        assert {"p7", "p58"} <= set(heal["paragraphs"]) and heal["state"]
+
+
+def test_marvel_open_clauses_are_findings(report: dict) -> None:
+    marvel = _document(report, "marvel_unique")
+    readings = {f["id"] for f in marvel["findings"] if f["id"].startswith("reading:")}
+    assert len(readings) == 7
+    assert all(_finding(marvel, r)["state"] for r in readings)
+
+
+def test_allies_lint(report: dict) -> None:
+    dfm = _document(report, "dfm_allies")
+    ids = {f["id"] for f in dfm["findings"]}
+    assert {"lint:rows:lobelia", "lint:pairing:lobelia", "lint:terms:supply", "lint:terms:reveal effect",
+            "lint:terms:discard effect", "lint:terms:Alliance token", "lint:tokens:count",
+            "lint:tokens:all-allies"} <= ids
+    assert "no player can" in _finding(dfm, "lint:tokens:all-allies")["statement"]
+    assert _finding(dfm, "lint:pairing:tom_bombadil")["statement"].startswith("tom_bombadil: enter p64, exit p65")
+
+
+def _revised_copy(tmp_path: Path) -> Path:
+    docs = tmp_path / "docs"
+    shutil.copytree(DOCS, docs)
+    path = docs / "lotr-tcg-unique.txt"
+    lines = path.read_text(encoding="utf-8").splitlines()
+    index = next(i for i, line in enumerate(lines) if line.startswith("Many character, possession"))
+    lines[index] = lines[index].replace("you cannot play another card", "you may not play a second card")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return docs
+
+
+def test_drift_names_what_must_be_reviewed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, out, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(_revised_copy(tmp_path)), "--no-search",
+                       "--json", "--scenarios", str(ROOT / "examples"), str(ROOT / "tests" / "scenarios"))
+    drift = [f for f in json.loads(out)["documents"][0]["findings"] if f["kind"] == "drift"]
+    assert code == 1
+    assert [f["id"] for f in drift] == ["drift:lotr_unique:p45"]
+    assert {"lotr_unique_blocks_unique", "lotr_unique_blocks_nonunique", "lotr_inactive_does_not_block"} <= set(
+        drift[0]["rules"])
+    assert "lotr_mumak_direction" in drift[0]["statement"] and "unique_in_play.yaml" in drift[0]["statement"]
+
+
+def test_a_baseline_makes_only_new_findings_fail(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    baseline = tmp_path / "accepted.yaml"
+    code, _, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(DOCS), "--no-search",
+                     "--write-baseline", str(baseline))
+    assert code == 0 and baseline.exists()
+    code, _, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(DOCS), "--no-search", "--baseline",
+                     str(baseline))
+    assert code == 0
+    code, out, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(_revised_copy(tmp_path)), "--no-search",
+                       "--baseline", str(baseline), "--json")
+    assert code == 1 and json.loads(out)["new"] == ["drift:lotr_unique:p45"]
+
+
+def test_missing_documents_folder_is_an_input_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+    code, _, err = run(capsys, "consistency", "--docs", str(tmp_path / "nowhere"))
+    assert code == 2 and "no rules documents folder" in err
+
+
+def test_deep_search_tells_explanatory_rules_from_deciding_ones() -> None:
+    from pyengine.consistency import deep_findings
+
+    findings = {f.id: f for f in deep_findings("lotr_unique")}
+    assert "explanatory:lotr_stacked_not_in_play" in findings
+    assert "explanatory:lotr_per_player_scope" in findings
+    assert not any(i.endswith(":lotr_unique_blocks_unique") for i in findings)
+    # Outside the generator's vocabulary: heal discards from outside the hand, translated titles, the Orc Pursuer's
+    # collector's info. The report says so rather than hiding it.
+    assert sorted(i for i in findings if i.startswith("dead:")) == [
+        "dead:lotr_heal_from_hand", "dead:lotr_orc_pursuer_exception", "dead:lotr_title_other_language"]
