@@ -15,9 +15,10 @@ from pyengine import kb as kbase
 from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
+from pyengine.games.common import catalog_for, describe_card, describe_card_param, read_builtin, resolve_card
 from pyengine.resources import facts_dir
 from pyengine.text import asp_string, title_key
-from pyengine.yamlio import Mapping, load_file
+from pyengine.yamlio import Mapping
 
 ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked")
 IN_PLAY_ZONES = ("play", "support")
@@ -91,24 +92,9 @@ def _abilities(fields: Fields) -> list[str]:
     return result
 
 
-def open_catalog(name: str) -> Catalog:
-    """The built-in catalog, or a source imported into the store (`pyengine import gemp PATH`)."""
-    if name == "builtin":
-        return builtin_catalog()
-    from pyengine.store import open_source
-
-    return open_source(name)
-
-
 @cache
 def builtin_catalog() -> Catalog:
-    path = Path(facts_dir(), "lotr", "cards.yaml")
-    data = load_file(path)
-    catalog = MemoryCatalog()
-    for index, item in enumerate(data):
-        line, column = data.item_at(index)
-        catalog.add(parse_card(Fields(item, str(path), f"[{index}]", CARD_FIELDS, line, column), False))
-    return catalog
+    return read_builtin(Path(facts_dir(), "lotr", "cards.yaml"), lambda f: parse_card(f, False), CARD_FIELDS)
 
 
 @lru_cache(maxsize=65536)
@@ -172,17 +158,10 @@ class Lotr:
     # -- reading a scenario -------------------------------------------------------------------------------
 
     def _resolve(self, state: State, ref: Any, fields: Fields, key: str) -> Card:
-        line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
-        if isinstance(ref, bool) or not isinstance(ref, str | int):
-            raise fields.error(key, f"got {ref!r}", expected="a card id, collector's info or title")
-        return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key))
+        return resolve_card(state.catalog, ref, fields, key)
 
     def _new_state(self, fields: Fields) -> State:
-        name = fields.choice("catalog", CATALOGS, default="builtin") or "builtin"
-        try:
-            return State(open_catalog(name))
-        except InputError as error:
-            raise fields.error("catalog", error.message, error.expected) from None
+        return State(catalog_for(fields, CATALOGS, builtin_catalog))
 
     def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[State, dict[str, Any]]:
         """A decklist file: its draw deck (`cards:`), ring-bearer, ring and sites, every unknown card reported."""
@@ -512,14 +491,7 @@ class Lotr:
     # -- explanations --------------------------------------------------------------------------------------
 
     def describe_param(self, key: str, value: Any, state: State) -> str | None:
-        """A question parameter in words: an instance with its card, a card by its label."""
-        if isinstance(value, str) and value in state.instances:
-            return f"{value} ({state.instances[value].card.label()})"
-        if isinstance(value, Card):
-            return value.label()
-        if isinstance(value, list) and all(isinstance(v, Card) for v in value):
-            return " + ".join(v.label() for v in value)
-        return None
+        return describe_card_param(value, state.instances)
 
     def describe(self, evidence: clingo.Symbol, state: State) -> str:
         args = evidence.arguments
@@ -536,8 +508,7 @@ class Lotr:
                 where += f", {inst.wounds} wound{'s' if inst.wounds > 1 else ''}"
             return f"{inst.card.label()} [{inst.id}] in {where}"
         if evidence.name == "card" and args:
-            card_id = args[0].string
-            return state.catalog.get(card_id).label() if card_id in state.catalog else card_id
+            return describe_card(evidence, state.catalog)
         if evidence.name == "turn" and args:
             return (f"{args[0].string} asks in phase {state.phase or 'unknown'}, whose fellowship player is "
                     f"{state.fellowship_player or 'unknown'}")

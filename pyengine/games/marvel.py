@@ -12,12 +12,12 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.catalog import Card, Catalog, MemoryCatalog
+from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
+from pyengine.games.common import catalog_for, describe_card, describe_card_param, read_builtin, resolve_card
 from pyengine.resources import facts_dir
 from pyengine.text import asp_string, title_key
-from pyengine.yamlio import load_file
 
 TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade", "event", "resource", "attachment",
          "treachery", "side_scheme", "main_scheme", "environment", "obligation", "player_side_scheme", "leader",
@@ -65,22 +65,7 @@ def parse_card(fields: Fields, hypothetical: bool) -> Card:
 
 @cache
 def builtin_catalog() -> Catalog:
-    path = Path(facts_dir(), "marvel", "cards.yaml")
-    data = load_file(path)
-    catalog = MemoryCatalog()
-    for index, item in enumerate(data):
-        line, column = data.item_at(index)
-        catalog.add(parse_card(Fields(item, str(path), f"[{index}]", CARD_FIELDS, line, column), False))
-    return catalog
-
-
-def open_catalog(name: str) -> Catalog:
-    if name == "builtin":
-        return builtin_catalog()
-    from pyengine.store import open_source
-
-    return open_source(name)
-
+    return read_builtin(Path(facts_dir(), "marvel", "cards.yaml"), lambda f: parse_card(f, False), CARD_FIELDS)
 
 @lru_cache(maxsize=65536)
 def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
@@ -137,19 +122,10 @@ class Marvel:
     # -- reading a scenario -------------------------------------------------------------------------------
 
     def _resolve(self, state: State, ref: Any, fields: Fields, key: str, hero: bool = False) -> Card:
-        line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
-        if isinstance(ref, bool) or not isinstance(ref, str | int):
-            raise fields.error(key, f"got {ref!r}", expected="a card code or name")
-        accept = (lambda card: card.type == "hero") if hero else None
-        return state.catalog.resolve(str(ref), fields.file, line, column, fields.name(key), accept=accept)
+        return resolve_card(state.catalog, ref, fields, key, (lambda card: card.type == "hero") if hero else None)
 
     def _new_state(self, fields: Fields) -> State:
-        name = fields.choice("catalog", CATALOGS, default="builtin") or "builtin"
-        try:
-            state = State(open_catalog(name))
-        except InputError as error:
-            raise fields.error("catalog", error.message, error.expected) from None
-        return state
+        return State(catalog_for(fields, CATALOGS, builtin_catalog))
 
     def _hypothetical(self, state: State, fields: Fields) -> None:
         """A scenario's `cards:`, hypothetical cards laid over the catalog."""
@@ -371,13 +347,7 @@ class Marvel:
     # -- explanations --------------------------------------------------------------------------------------
 
     def describe_param(self, key: str, value: Any, state: State) -> str | None:
-        if isinstance(value, str) and value in state.instances:
-            return f"{value} ({state.instances[value].card.label()})"
-        if isinstance(value, Card):
-            return value.label()
-        if isinstance(value, list) and all(isinstance(v, Card) for v in value):
-            return " + ".join(v.label() for v in value)
-        return None
+        return describe_card_param(value, state.instances)
 
     def describe(self, evidence: clingo.Symbol, state: State) -> str:
         args = evidence.arguments
@@ -390,8 +360,7 @@ class Marvel:
             owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
             return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
         if evidence.name == "card" and args:
-            card_id = args[0].string
-            return state.catalog.get(card_id).label() if card_id in state.catalog else card_id
+            return describe_card(evidence, state.catalog)
         if evidence.name in ("shows", "face") and len(args) == 2:
             verb = "shows" if evidence.name == "shows" else "has the face-down face"
             return f"{self.describe(args[0], state)} {verb} {self.describe(args[1], state)}"

@@ -1,0 +1,68 @@
+"""Pieces the card games share: how a question's parameters and a card read in an explanation."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import clingo
+
+from pyengine.catalog import Card, Catalog, MemoryCatalog
+from pyengine.errors import InputError
+from pyengine.fields import Fields
+from pyengine.yamlio import load_file
+
+
+def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str]) -> Catalog:
+    """A game's hand-written catalog file, every record read like a scenario's hypothetical card."""
+    data = load_file(path)
+    catalog = MemoryCatalog()
+    for index, item in enumerate(data):
+        line, column = data.item_at(index)
+        catalog.add(parse(Fields(item, str(path), f"[{index}]", fields, line, column)))
+    return catalog
+
+
+def open_catalog(name: str, builtin: Callable[[], Catalog]) -> Catalog:
+    """The built-in catalog, or a source imported into the store (`pyengine import SOURCE PATH`)."""
+    if name == "builtin":
+        return builtin()
+    from pyengine.store import open_source
+
+    return open_source(name)
+
+
+def catalog_for(fields: Fields, choices: tuple[str, ...], builtin: Callable[[], Catalog]) -> Catalog:
+    """The catalog a scenario or decklist names in `catalog:`, its errors placed on that field."""
+    name = fields.choice("catalog", choices, default="builtin") or "builtin"
+    try:
+        return open_catalog(name, builtin)
+    except InputError as error:
+        raise fields.error("catalog", error.message, error.expected) from None
+
+
+def resolve_card(catalog: Catalog, ref: Any, fields: Fields, key: str,
+                 accept: Callable[[Card], bool] | None = None) -> Card:
+    """The card a field names, with the field's line in any error."""
+    line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
+    if isinstance(ref, bool) or not isinstance(ref, str | int):
+        raise fields.error(key, f"got {ref!r}", expected="a card id, code, collector's info or title")
+    return catalog.resolve(str(ref), fields.file, line, column, fields.name(key), accept=accept)
+
+
+def describe_card_param(value: Any, instances: dict[str, Any]) -> str | None:
+    """A question parameter in words: an instance with its card, a card by its label, or a list of cards."""
+    if isinstance(value, str) and value in instances:
+        return f"{value} ({instances[value].card.label()})"
+    if isinstance(value, Card):
+        return value.label()
+    if isinstance(value, list) and all(isinstance(v, Card) for v in value):
+        return " + ".join(v.label() for v in value)
+    return None
+
+
+def describe_card(evidence: clingo.Symbol, catalog: Catalog) -> str:
+    """card("id") evidence as the card's label."""
+    card_id = evidence.arguments[0].string
+    return catalog.get(card_id).label() if card_id in catalog else card_id
