@@ -11,7 +11,7 @@ from pyengine import kb as kbase
 from pyengine.errors import InputError, InputErrors
 from pyengine.fields import Fields
 from pyengine.games import registry
-from pyengine.scenario import Question, Scenario, _readings
+from pyengine.scenario import Question, Scenario, readings_of
 from pyengine.yamlio import MAX_FILE_BYTES, Mapping, Sequence, load_file
 
 DECK_FIELDS = {"game", "title", "catalog", "profile", "readings"}
@@ -78,4 +78,4 @@ def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenari
     if errors:
         raise InputErrors(errors)
     question = Question("deck", "deck", params, None, None, [], {}, None)
-    return Scenario(file, game, fields.text("title") or path.name, [], _readings(fields, kb), state, [question])
+    return Scenario(file, game, fields.text("title") or path.name, [], readings_of(fields, kb), state, [question])

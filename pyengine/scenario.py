@@ -66,7 +66,7 @@ def check_readings(readings: dict[str, str], kb: kbase.KnowledgeBase, fields: Fi
         raise error
 
 
-def _readings(fields: Fields, kb: kbase.KnowledgeBase) -> dict[str, str]:
+def readings_of(fields: Fields, kb: kbase.KnowledgeBase) -> dict[str, str]:
     """A mapping's `profile:` choices overlaid by its `readings:` choices."""
     readings: dict[str, str] = {}
     profile = fields.choice("profile", sorted(kb.profiles))
@@ -106,7 +106,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario") ->
     kb = kbase.load(game.name)
     state = game.parse_state(top)
     scenario = Scenario(file, game, top.text("title") or default_title, _cites(top, kb, game.document),
-                        _readings(top, kb), state)
+                        readings_of(top, kb), state)
     if len(getattr(state, "instances", {})) > limits.max_instances:
         raise InputError(f"the state has {len(state.instances)} card instances, over the limit of "
                          f"{limits.max_instances}", file=file, field="players",
@@ -136,7 +136,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario") ->
                                      expected="a declared rule id (pyengine rules)",
                                      suggestion=closest(str(r), kb.rules))
         scenario.questions.append(Question(qid, kind, game.parse_question(kind, q, state), expect, rules,
-                                           _cites(q, kb, game.document), _readings(q, kb), line))
+                                           _cites(q, kb, game.document), readings_of(q, kb), line))
     return scenario
 
 

@@ -7,7 +7,6 @@ from typing import Any, Protocol
 
 import clingo
 
-from pyengine.catalog import Catalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
 
@@ -24,8 +23,6 @@ class Game(Protocol):
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.
     question_fields: dict[str, set[str]]
     verdicts: dict[str, tuple[str, ...] | None]
-
-    def catalog(self) -> Catalog: ...
 
     def parse_state(self, fields: Fields) -> Any: ...
 

@@ -10,7 +10,6 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.catalog import Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
 from pyengine.text import asp_string
@@ -89,9 +88,6 @@ class Dfm:
         "action": ("done", "refused"), "allowed": ("legal", "illegal"), "value": None, "tokens": None,
         "pairing": None, "setup": ("valid", "invalid"),
     }
-
-    def catalog(self) -> Catalog:
-        return MemoryCatalog()
 
     # -- reading a scenario -------------------------------------------------------------------------------
 

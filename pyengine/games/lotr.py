@@ -152,9 +152,6 @@ class Lotr:
         "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
     }
 
-    def catalog(self) -> Catalog:
-        return builtin_catalog()
-
     # -- reading a scenario -------------------------------------------------------------------------------
 
     def _resolve(self, state: State, ref: Any, fields: Fields, key: str) -> Card:

@@ -116,9 +116,6 @@ class Marvel:
         "reveal": ("enters_play", "discarded"), "put_into_play": ("enters_play", "fails"),
     }
 
-    def catalog(self) -> Catalog:
-        return builtin_catalog()
-
     # -- reading a scenario -------------------------------------------------------------------------------
 
     def _resolve(self, state: State, ref: Any, fields: Fields, key: str, hero: bool = False) -> Card:
