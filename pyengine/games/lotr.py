@@ -426,8 +426,8 @@ class Lotr:
         for fact in facts:
             by_name.setdefault(fact.name, []).append([_plain(a) for a in fact.arguments])
         one = {name: {row[0]: row[1] for row in rows} for name, rows in by_name.items()
-               if name in ("group", "spelling", "stored", "card_type", "subtitle", "collinfo", "in_zone", "wounds",
-                           "stacked_on")}
+               if name in ("group", "spelling", "stored", "card_type", "subtitle", "collinfo_pick", "in_zone", "wounds",
+                           "stacked_on", "translation_of")}
         cards = []
         for (card,) in sorted(by_name.get("used_card", [])):
             group, spelling = one["group"][card], one["spelling"][card]
@@ -439,8 +439,12 @@ class Lotr:
                 record["stored_title"] = f"{title}(2)"
             if card in one.get("subtitle", {}):
                 record["subtitle"] = f"Subtitle {one['subtitle'][card]}"
-            if card in one.get("collinfo", {}):
-                record["collinfo"] = f"X{one['collinfo'][card]}"
+            if card in one.get("collinfo_pick", {}):
+                record["collinfo"] = f"X{one['collinfo_pick'][card]}"
+            if [card] in by_name.get("clash_version", []):
+                record["collinfo"] = "7C303"
+            if card in one.get("translation_of", {}):
+                record["translation_of"] = f"c{one['translation_of'][card]}"
             abilities = sorted(a for c, a in by_name.get("card_ability", []) if c == card)
             if abilities:
                 record["abilities"] = abilities
