@@ -103,3 +103,16 @@ def all_answers():
             continue
         results.append((scenario, answer(scenario)))
     return results
+
+
+@pytest.fixture
+def cli(capsys: pytest.CaptureFixture[str]):
+    """Run the command line in-process: its exit code, standard output and standard error."""
+    from pyengine.cli import main
+
+    def run(*args: str) -> tuple[int, str, str]:
+        code = main(list(args))
+        out, err = capsys.readouterr()
+        return code, out, err
+
+    return run

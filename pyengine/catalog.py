@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import defaultdict
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 
 from pyengine.errors import InputError, closest
@@ -41,6 +41,13 @@ class Card:
     @property
     def full_name(self) -> str:
         return f"{self.title}, {self.subtitle}" if self.subtitle else self.title
+
+    def references(self) -> Iterator[str]:
+        """The references a misspelt name is compared with: id, full name, collector's info."""
+        yield self.id
+        yield self.full_name
+        if self.collinfo:
+            yield self.collinfo
 
     def names(self) -> set[str]:
         """Every name a scenario may use for this card."""
@@ -139,10 +146,7 @@ class MemoryCatalog(Catalog):
 
     def suggestion_names(self) -> Iterable[str]:
         for card in self.cards.values():
-            yield card.id
-            yield card.full_name
-            if card.collinfo:
-                yield card.collinfo
+            yield from card.references()
 
 
 class Overlay(Catalog):

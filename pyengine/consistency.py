@@ -178,7 +178,7 @@ def deep_findings(document: str) -> list[Finding]:
 
 def _dfm_facts() -> list[clingo.Symbol]:
     control = clingo.Control(["--warn=none"])
-    for name in ("base_game.lp", "terms.lp", "layouts.lp"):
+    for name in ("base_game.lp", "terms.lp", "layouts.lp", "setup.lp"):
         control.load(str(Path(facts_dir(), "dfm", name)))
     control.load(str(Path(rules_dir(), "dfm", "pairing.lp")))
     control.load(str(Path(rules_dir(), "dfm", "calls.lp")))
@@ -186,7 +186,8 @@ def _dfm_facts() -> list[clingo.Symbol]:
                 "#defined reading/2. #defined choice/3. #defined did/3. #defined step/1. #defined short/3.")
     control.ground([("base", [])])
     return [a.symbol for a in control.symbolic_atoms if a.is_fact or a.symbol.name in (
-        "enter_row", "exit_row", "exit_evidence", "continues", "aid_row", "cost", "box_tokens", "term_variant")]
+        "enter_row", "exit_row", "exit_evidence", "continues", "aid_row", "cost", "box_tokens", "term_variant",
+        "layout_token", "faction", "drawn_allies", "setup_tokens")]
 
 
 def dfm_lint(current: list[Paragraph]) -> list[Finding]:
@@ -213,19 +214,23 @@ def dfm_lint(current: list[Paragraph]) -> list[Finding]:
             findings.append(Finding(f"lint:rows:{ally}", "warning", "row-shape",
                                     f"{ally} has {len(paras)} rows, not one per effect; the extra row is read as "
                                     "continuing the exit effect", sorted(paras), ["dfm_pairing_continuation"]))
-    numbers = {a.name: a for a in facts if a.name == "box_tokens"}
-    box = numbers["box_tokens"].arguments[0].number
+    number = {a.name: a.arguments[0].number for a in facts if a.name in ("box_tokens", "drawn_allies", "setup_tokens")}
     costs = {str(a.arguments[0]): a.arguments[1].number for a in facts if a.name == "cost"}
-    placed = 2 + 3 * 2
+    players = sum(1 for a in facts if a.name == "faction")
+    on_layouts = sum(1 for a in facts if a.name == "layout_token")
+    box, each, drawn = number["box_tokens"], number["setup_tokens"], number["drawn_allies"]
+    placed = players * each + on_layouts
     findings.append(Finding("lint:tokens:count", "info" if placed == box else "error", "tokens",
-                            f"setup gives each player 1 token and each of 3 chapters places 2: {placed} tokens, "
-                            f"the box holds {box}", ["p11", "p17", "p20"], ["dfm_token_count"]))
-    most = box - 1
-    full = 3 * (costs["enter"] + costs["exit"])
+                            f"setup gives each of {players} players {each} token(s) and the chapters place "
+                            f"{on_layouts}: {placed} tokens, the box holds {box}", ["p11", "p17", "p20"],
+                            ["dfm_token_count"]))
+    most = box - (players - 1) * each
+    full = drawn * (costs["enter"] + costs["exit"])
+    verdict = "so no player can" if full > most else "so a player could"
     findings.append(Finding("lint:tokens:all-allies", "warning" if full > most else "info", "tokens",
-                            f"using both effects of all three allies costs {full} tokens; one player can hold at most "
-                            f"{most} of the {box} (the opponent keeps its first), so no player can", ["p15", "p33",
-                                                                                                        "p35", "p11"]))
+                            f"using both effects of all {drawn} allies costs {full} tokens; one player can hold at "
+                            f"most {most} of the {box} (the opponent keeps its setup tokens), {verdict}",
+                            ["p15", "p33", "p35", "p11"]))
     for atom in facts:
         if atom.name != "term_variant":
             continue

@@ -15,7 +15,7 @@ from clingo import ast
 
 from pyengine import kb as kbase
 from pyengine.games import registry
-from pyengine.limits import LimitError, limits
+from pyengine.limits import bounded_solve
 from pyengine.resources import facts_dir, rules_dir
 from pyengine.scenario import Question, Scenario
 from pyengine.text import asp_string
@@ -93,13 +93,8 @@ def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Sym
             builder.add(statement)
     control.add("base", [], "\n".join(facts))
     control.ground([("base", [])])
-    shown: list[clingo.Symbol] = []
-    with control.solve(on_model=lambda model: shown.extend(model.symbols(shown=True)), async_=True) as handle:
-        if not handle.wait(limits.solve_seconds):
-            handle.cancel()
-            raise LimitError(f"solving stopped after {limits.solve_seconds:g} s; the limit is set by --timeout")
-        result = handle.get()
-    if not result.satisfiable:
+    satisfiable, shown = bounded_solve(control, "solving")
+    if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
     return shown
 

@@ -14,7 +14,7 @@ from clingo import ast
 from pyengine import kb as kbase
 from pyengine.engine import Answer, answer, effective_readings, program
 from pyengine.errors import InputError, closest
-from pyengine.limits import LimitError, limits
+from pyengine.limits import bounded_solve
 from pyengine.resources import rules_dir
 from pyengine.scenario import Scenario
 
@@ -63,13 +63,8 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
     control.add("base", [], f":- verdict({clingo.String(question.id)}, {before.verdict}).\n#show change/1.\n"
                             "#show verdict/2.\n#show reason/3.")
     control.ground([("base", [])])
-    best: list[clingo.Symbol] = []
-    with control.solve(on_model=lambda m: best.__setitem__(slice(None), m.symbols(shown=True)), async_=True) as handle:
-        if not handle.wait(limits.solve_seconds):
-            handle.cancel()
-            raise LimitError(f"the search for a change stopped after {limits.solve_seconds:g} s; raise --timeout")
-        result = handle.get()
-    if not result.satisfiable:
+    satisfiable, best = bounded_solve(control, "the search for a change")
+    if not satisfiable:
         return None
     verdicts = [str(s.arguments[1]) for s in best if s.name == "verdict"]
     reasons = sorted({(str(s.arguments[1]), str(s.arguments[2])) for s in best if s.name == "reason"})

@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+import clingo
+
 from pyengine.errors import InputError
 
 
@@ -23,3 +25,19 @@ class LimitError(InputError):
 
     def __init__(self, message: str):
         super().__init__(message, expected="a smaller state, or a higher limit")
+
+
+def bounded_solve(control: clingo.Control, what: str, seconds: float | None = None) -> tuple[bool, list[clingo.Symbol]]:
+    """Solve within the time limit: whether a model exists, and the shown atoms of the last (best) one.
+    Raises LimitError, naming `what` was stopped, when the limit runs out."""
+    last: list[clingo.Symbol] = []
+    limit = limits.solve_seconds if seconds is None else seconds
+
+    def on_model(model: clingo.Model) -> None:
+        last[:] = model.symbols(shown=True)
+
+    with control.solve(on_model=on_model, async_=True) as handle:
+        if not handle.wait(limit):
+            handle.cancel()
+            raise LimitError(f"{what} stopped after {limit:g} s; the limit is set by --timeout")
+        return bool(handle.get().satisfiable), last

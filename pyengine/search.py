@@ -24,7 +24,7 @@ from pyengine import kb as kbase
 from pyengine.engine import program_files
 from pyengine.errors import InputError, closest
 from pyengine.games import registry
-from pyengine.limits import LimitError, limits
+from pyengine.limits import LimitError, bounded_solve, limits
 from pyengine.resources import rules_dir
 
 
@@ -158,20 +158,13 @@ def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limi
         control.add("base", [], "\n".join(f"known_shape({k},{va},{vb},{r})." for k, va, vb, r in known))
         control.add("base", [], "\n".join(f"shape_rule({r})." for r in shape_rules(game, a, b)))
         control.ground([("base", [])])
-        best: list[clingo.Symbol] = []
-
-        def on_model(model: clingo.Model, best: list[clingo.Symbol] = best) -> None:
-            best[:] = model.symbols(shown=True)
-
-        with control.solve(on_model=on_model, async_=True) as handle:
-            if not handle.wait(max(0.1, deadline - time.monotonic())):
-                handle.cancel()
-                if not findings:
-                    raise LimitError(f"the search stopped after {limits.solve_seconds:g} s without a state; "
-                                     "raise --timeout or lower --max-cards")
-                break
-            result = handle.get()
-        if not result.satisfiable or not best:
+        try:
+            satisfiable, best = bounded_solve(control, "the search", max(0.1, deadline - time.monotonic()))
+        except LimitError:
+            if not findings:
+                raise
+            break
+        if not satisfiable or not best:
             break
         finding = _finding(best)
         findings.append(finding)
@@ -254,8 +247,7 @@ def fires_somewhere(game: str, rule: str, max_cards: int, max_instances: int) ->
     control.add("base", [], _reading_facts(game, Side("rule's reading", readings), "a"))
     control.add("base", [], f"fires :- reason_a(_, {rule}, _). :- not fires.")
     control.ground([("base", [])])
-    with control.solve(async_=True) as handle:
-        if not handle.wait(limits.solve_seconds):
-            handle.cancel()
-            return True
-        return bool(handle.get().satisfiable)
+    try:
+        return bounded_solve(control, "the search for a firing state")[0]
+    except LimitError:
+        return True  # undecided within the limit: do not call the rule dead

@@ -131,11 +131,7 @@ class StoreCatalog(Catalog):
 
     def suggestion_names(self) -> Iterable[str]:
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,)):
-            card = _decode(record)
-            yield card.id
-            yield card.full_name
-            if card.collinfo:
-                yield card.collinfo
+            yield from _decode(record).references()
 
     def all_cards(self) -> Iterator[Card]:
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):

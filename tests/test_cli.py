@@ -9,8 +9,6 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.cli import main
-
 ROOT = Path(__file__).resolve().parents[1]
 BAD = ROOT / "tests" / "bad_input"
 
@@ -57,19 +55,14 @@ BAD_INPUTS = {
 }
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def test_every_bad_input_file_has_an_expectation() -> None:
     assert sorted(p.name for p in BAD.glob("*.yaml")) == sorted(BAD_INPUTS)
 
 
 @pytest.mark.parametrize("name", sorted(BAD_INPUTS))
-def test_bad_input_gets_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[str], name: str) -> None:
-    code, out, err = run(capsys, "check", str(BAD / name))
+def test_bad_input_gets_one_clear_line_and_exit_2(cli, name: str) -> None:
+    code, out, err = cli("check", str(BAD / name))
     assert code == 2
     assert out == ""
     lines = err.strip().splitlines()
@@ -79,34 +72,34 @@ def test_bad_input_gets_one_clear_line_and_exit_2(capsys: pytest.CaptureFixture[
         assert words in lines[0]
 
 
-def test_a_10_mb_file_is_refused_without_reading_it(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_10_mb_file_is_refused_without_reading_it(cli, tmp_path: Path) -> None:
     path = tmp_path / "huge.yaml"
     path.write_text("game: lotr\n# " + "x" * 10_000_000 + "\n", encoding="utf-8")
-    code, out, err = run(capsys, "check", str(path))
+    code, out, err = cli("check", str(path))
     assert code == 2 and out == ""
     assert "over the limit of 2,000,000" in err
 
 
-def test_too_many_instances_are_refused(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "--max-instances", "3", "check", str(ROOT / "examples" / "judge_second_sting.yaml"))
+def test_too_many_instances_are_refused(cli) -> None:
+    code, _, err = cli("--max-instances", "3", "check", str(ROOT / "examples" / "judge_second_sting.yaml"))
     assert code == 2
     assert "4 card instances, over the limit of 3" in err and "--max-instances" in err
 
 
-def test_errors_of_several_files_are_all_reported(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, err = run(capsys, "check", str(BAD / "misspelt_card.yaml"), str(BAD / "wrong_field.yaml"))
+def test_errors_of_several_files_are_all_reported(cli) -> None:
+    code, out, err = cli("check", str(BAD / "misspelt_card.yaml"), str(BAD / "wrong_field.yaml"))
     assert code == 2 and out == ""
     assert len(err.strip().splitlines()) == 2
 
 
-def test_check_examples_passes(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "check", str(ROOT / "examples"))
+def test_check_examples_passes(cli) -> None:
+    code, out, _ = cli("check", str(ROOT / "examples"))
     assert code == 0
     assert out.strip().endswith("scenario files)") and " 0 failed" in out
 
 
-def test_check_json_counts_every_question(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "check", str(ROOT / "examples" / "reading_heal_wounds.yaml"), "--json")
+def test_check_json_counts_every_question(cli) -> None:
+    code, out, _ = cli("check", str(ROOT / "examples" / "reading_heal_wounds.yaml"), "--json")
     data = json.loads(out)
     assert code == 0
     assert (data["passed"], data["failed"]) == (2, 0)
@@ -116,15 +109,15 @@ def test_check_json_counts_every_question(capsys: pytest.CaptureFixture[str]) ->
     assert question["rested_on"] == {"lotr_heal_wounds": "exactly_one"}
 
 
-def test_a_failed_expectation_exits_1_and_names_it(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "check", str(ROOT / "examples" / "reading_heal_wounds.yaml"),
+def test_a_failed_expectation_exits_1_and_names_it(cli) -> None:
+    code, out, _ = cli("check", str(ROOT / "examples" / "reading_heal_wounds.yaml"),
                        "--reading", "lotr_heal_wounds=exactly_one")
     assert code == 1
     assert "FAIL" in out and "[default-at-least-one]: expected legal, got illegal" in out
 
 
-def test_profile_changes_the_readings(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "check", str(ROOT / "examples" / "reading_dead_pile_scope.yaml"),
+def test_profile_changes_the_readings(cli) -> None:
+    code, out, _ = cli("check", str(ROOT / "examples" / "reading_dead_pile_scope.yaml"),
                        "--profile", "wiki", "--json")
     data = json.loads(out)
     assert code == 1
@@ -132,8 +125,8 @@ def test_profile_changes_the_readings(capsys: pytest.CaptureFixture[str]) -> Non
     assert data["scenarios"][0]["questions"][0]["readings"]["lotr_dead_pile_scope"] == "any_player"
 
 
-def test_explain_prints_the_chain(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "explain", str(ROOT / "examples" / "judge_second_sting.yaml"))
+def test_explain_prints_the_chain(cli) -> None:
+    code, out, _ = cli("explain", str(ROOT / "examples" / "judge_second_sting.yaml"))
     assert code == 0
     chain = out.split("[alice-second-sting]")[1].split("[bob-sting]")[0]
     assert "verdict: illegal" in chain
@@ -142,8 +135,8 @@ def test_explain_prints_the_chain(capsys: pytest.CaptureFixture[str]) -> None:
     assert "<- state: \u2022Sting (1R313) [alice-sting] in alice's support area, active" in chain
 
 
-def test_explain_one_question_as_json(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "explain", str(ROOT / "examples" / "judge_second_sting.yaml"),
+def test_explain_one_question_as_json(cli) -> None:
+    code, out, _ = cli("explain", str(ROOT / "examples" / "judge_second_sting.yaml"),
                        "--question", "bob-sting", "--json")
     data = json.loads(out)
     assert code == 0
@@ -153,8 +146,8 @@ def test_explain_one_question_as_json(capsys: pytest.CaptureFixture[str]) -> Non
     assert {"document": "lotr_unique", "paragraph": "p46"} in question["reasons"][0]["sources"]
 
 
-def test_readings_lists_every_lotr_reading_with_paragraphs(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "readings", "--game", "lotr", "--json")
+def test_readings_lists_every_lotr_reading_with_paragraphs(cli) -> None:
+    code, out, _ = cli("readings", "--game", "lotr", "--json")
     readings = {r["reading"]: r for r in json.loads(out)["readings"]}
     assert code == 0
     assert set(readings) >= {"lotr_mumak_direction", "lotr_dead_pile_scope", "lotr_heal_wounds",
@@ -164,8 +157,8 @@ def test_readings_lists_every_lotr_reading_with_paragraphs(capsys: pytest.Captur
     assert {c["value"]: c["paragraphs"] for c in heal["choices"]} == {"at_least_one": ["p58"], "exactly_one": ["p7"]}
 
 
-def test_rules_lists_sources(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "rules", "--game", "lotr")
+def test_rules_lists_sources(cli) -> None:
+    code, out, _ = cli("rules", "--game", "lotr")
     assert code == 0
     assert "lotr_palantir_cross_side:" in out and "lotr_unique p31" in out
 
@@ -178,10 +171,10 @@ def test_rules_lists_sources(capsys: pytest.CaptureFixture[str]) -> None:
     (["check", "no/such/folder"], "cannot read the file"),
     (["explain", "examples/judge_second_sting.yaml", "--question", "bob-stin"], "did you mean 'bob-sting'"),
 ])
-def test_bad_options_exit_2(capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch,
+def test_bad_options_exit_2(cli, monkeypatch: pytest.MonkeyPatch,
                             args: list[str], words: str) -> None:
     monkeypatch.chdir(ROOT)
-    code, _, err = run(capsys, *args)
+    code, _, err = cli(*args)
     assert code == 2
     assert words in err and "Traceback" not in err
 

@@ -16,11 +16,6 @@ DOCS = ROOT.parent / "shared" / "docs"
 pytestmark = pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents are not at {DOCS}")
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @pytest.fixture(scope="module")
 def report() -> dict:
@@ -89,8 +84,8 @@ def _revised_copy(tmp_path: Path) -> Path:
     return docs
 
 
-def test_drift_names_what_must_be_reviewed(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, out, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(_revised_copy(tmp_path)), "--no-search",
+def test_drift_names_what_must_be_reviewed(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("consistency", "lotr_unique", "--docs", str(_revised_copy(tmp_path)), "--no-search",
                        "--json", "--scenarios", str(ROOT / "examples"), str(ROOT / "tests" / "scenarios"))
     drift = [f for f in json.loads(out)["documents"][0]["findings"] if f["kind"] == "drift"]
     assert code == 1
@@ -100,21 +95,21 @@ def test_drift_names_what_must_be_reviewed(capsys: pytest.CaptureFixture[str], t
     assert "lotr_mumak_direction" in drift[0]["statement"] and "unique_in_play.yaml" in drift[0]["statement"]
 
 
-def test_a_baseline_makes_only_new_findings_fail(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_a_baseline_makes_only_new_findings_fail(cli, tmp_path: Path) -> None:
     baseline = tmp_path / "accepted.yaml"
-    code, _, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(DOCS), "--no-search",
+    code, _, _ = cli("consistency", "lotr_unique", "--docs", str(DOCS), "--no-search",
                      "--write-baseline", str(baseline))
     assert code == 0 and baseline.exists()
-    code, _, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(DOCS), "--no-search", "--baseline",
+    code, _, _ = cli("consistency", "lotr_unique", "--docs", str(DOCS), "--no-search", "--baseline",
                      str(baseline))
     assert code == 0
-    code, out, _ = run(capsys, "consistency", "lotr_unique", "--docs", str(_revised_copy(tmp_path)), "--no-search",
+    code, out, _ = cli("consistency", "lotr_unique", "--docs", str(_revised_copy(tmp_path)), "--no-search",
                        "--baseline", str(baseline), "--json")
     assert code == 1 and json.loads(out)["new"] == ["drift:lotr_unique:p45"]
 
 
-def test_missing_documents_folder_is_an_input_error(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
-    code, _, err = run(capsys, "consistency", "--docs", str(tmp_path / "nowhere"))
+def test_missing_documents_folder_is_an_input_error(cli, tmp_path: Path) -> None:
+    code, _, err = cli("consistency", "--docs", str(tmp_path / "nowhere"))
     assert code == 2 and "no rules documents folder" in err
 
 

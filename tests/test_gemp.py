@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.cli import main
 from pyengine.errors import InputError
 from pyengine.importers import gemp
 
@@ -17,17 +16,12 @@ GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
 needs_gemp = pytest.mark.skipif(not GEMP.is_dir(), reason=f"GEMP card data not found at {GEMP}")
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @needs_gemp
-def test_import_report_matches_the_data(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+def test_import_report_matches_the_data(cli, tmp_path: Path,
                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
-    code, out, _ = run(capsys, "import", "gemp", str(GEMP), "--json")
+    code, out, _ = cli("import", "gemp", str(GEMP), "--json")
     data = json.loads(out)
     report = data["report"]
     official = report["official"]
@@ -47,20 +41,20 @@ def test_import_report_matches_the_data(capsys: pytest.CaptureFixture[str], tmp_
 
 
 @needs_gemp
-def test_import_text_report(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+def test_import_text_report(cli, tmp_path: Path,
                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
-    code, out, _ = run(capsys, "import", "gemp", str(GEMP))
+    code, out, _ = cli("import", "gemp", str(GEMP))
     assert code == 0
     assert "official titles mixing unique and non-unique: 1: Mûmak Commander (15_86, 7_152)" in out
     assert "7_303 stored 'Orc Pursuer(2)', printed 'Orc Pursuer'" in out
 
 
-def test_import_refuses_a_folder_that_is_not_a_card_database(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+def test_import_refuses_a_folder_that_is_not_a_card_database(cli, tmp_path: Path,
                                                               monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
     (tmp_path / "notes.txt").write_text("hello", encoding="utf-8")
-    code, out, err = run(capsys, "import", "gemp", str(tmp_path))
+    code, out, err = cli("import", "gemp", str(tmp_path))
     assert code == 2 and out == ""
     assert "no .hjson card files found" in err
     assert not (tmp_path / "store.sqlite").exists()
@@ -84,8 +78,8 @@ def test_printed_title_undoes_gemps_edit() -> None:
     assert gemp.printed_title("Gandalf (Grey)") == ("Gandalf (Grey)", None)
 
 
-def test_text_deck_file_on_the_builtin_catalog(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "deck", str(ROOT / "examples" / "decks" / "sauron_eight.txt"), "--game", "lotr",
+def test_text_deck_file_on_the_builtin_catalog(cli) -> None:
+    code, out, _ = cli("deck", str(ROOT / "examples" / "decks" / "sauron_eight.txt"), "--game", "lotr",
                        "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 1
@@ -95,14 +89,14 @@ def test_text_deck_file_on_the_builtin_catalog(capsys: pytest.CaptureFixture[str
 
 
 @needs_gemp
-def test_text_decklist_under_document_and_gemp(capsys: pytest.CaptureFixture[str]) -> None:
+def test_text_decklist_under_document_and_gemp(cli) -> None:
     path = str(ROOT / "tests" / "decks" / "tournament_gemp.txt")
-    code, out, _ = run(capsys, "deck", path, "--game", "lotr", "--catalog", "gemp", "--json")
+    code, out, _ = cli("deck", path, "--game", "lotr", "--catalog", "gemp", "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 1
     assert [r["rule"] for r in deck["reasons"]] == ["lotr_deck_four_per_title"]
     assert "White Hand Attacker" in deck["reasons"][0]["state"]
-    code, out, _ = run(capsys, "deck", path, "--game", "lotr", "--catalog", "gemp", "--profile", "gemp", "--json")
+    code, out, _ = cli("deck", path, "--game", "lotr", "--catalog", "gemp", "--profile", "gemp", "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 1
     assert sorted(r["rule"] for r in deck["reasons"]) == ["lotr_deck_counts_all_cards",
@@ -110,9 +104,9 @@ def test_text_decklist_under_document_and_gemp(capsys: pytest.CaptureFixture[str
 
 
 @needs_gemp
-def test_unknown_cards_in_a_decklist_are_all_reported(capsys: pytest.CaptureFixture[str]) -> None:
+def test_unknown_cards_in_a_decklist_are_all_reported(cli) -> None:
     path = ROOT / "tests" / "decks" / "unknown_cards.txt"
-    code, out, err = run(capsys, "deck", str(path), "--game", "lotr", "--catalog", "gemp")
+    code, out, err = cli("deck", str(path), "--game", "lotr", "--catalog", "gemp")
     lines = err.strip().splitlines()
     assert code == 2 and out == ""
     assert len(lines) == 3
@@ -120,20 +114,20 @@ def test_unknown_cards_in_a_decklist_are_all_reported(capsys: pytest.CaptureFixt
     assert "ambiguous: 5_108 (Orc Pursuer), 7_303 (Orc Pursuer)" in lines[1]
 
 
-def test_a_scenario_on_a_catalog_not_imported_says_how_to_import(capsys: pytest.CaptureFixture[str],
+def test_a_scenario_on_a_catalog_not_imported_says_how_to_import(cli,
                                                                  tmp_path: Path,
                                                                  monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "empty.sqlite"))
-    code, _, err = run(capsys, "check", str(ROOT / "tests" / "scenarios" / "lotr_gemp" / "decks.yaml"))
+    code, _, err = cli("check", str(ROOT / "tests" / "scenarios" / "lotr_gemp" / "decks.yaml"))
     assert code == 2
     assert "no imported catalog 'gemp'" in err and "pyengine import gemp PATH" in err
 
 
-def test_yaml_deck_file_with_readings(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None:
+def test_yaml_deck_file_with_readings(cli, tmp_path: Path) -> None:
     path = tmp_path / "deck.yaml"
     path.write_text("game: lotr\nreadings: {lotr_deck_scope: all_cards}\nring_bearer: 1_290\n"
                     "cards:\n  - {card: 1_289, count: 4}\n", encoding="utf-8")
-    code, out, _ = run(capsys, "deck", str(path), "--json")
+    code, out, _ = cli("deck", str(path), "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 1
     assert sorted(r["rule"] for r in deck["reasons"]) == ["lotr_deck_counts_all_cards", "lotr_deck_four_per_title"]

@@ -8,7 +8,6 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.cli import main
 from pyengine.errors import InputError
 from pyengine.importers import marvelsdb
 
@@ -17,17 +16,12 @@ DATA = ROOT.parent / "shared" / "data" / "marvelsdb"
 needs_data = pytest.mark.skipif(not (DATA / "pack").is_dir(), reason=f"MarvelCDB data not found at {DATA}")
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 @needs_data
-def test_import_report_counts_and_anomalies(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+def test_import_report_counts_and_anomalies(cli, tmp_path: Path,
                                             monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
-    code, out, _ = run(capsys, "import", "marvelsdb", str(DATA), "--json")
+    code, out, _ = cli("import", "marvelsdb", str(DATA), "--json")
     report = json.loads(out)["report"]
     assert code == 0
     assert (report["entries"], report["cards"], report["reprint_stubs"]) == (4230, 3894, 336)
@@ -54,10 +48,10 @@ def test_cards_link_identities_reprints_and_german_names() -> None:
     assert "42015" in cards["17030"].extra["codes"]
 
 
-def test_import_refuses_a_folder_that_is_not_marvelcdb(capsys: pytest.CaptureFixture[str], tmp_path: Path,
+def test_import_refuses_a_folder_that_is_not_marvelcdb(cli, tmp_path: Path,
                                                         monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
-    code, out, err = run(capsys, "import", "marvelsdb", str(tmp_path))
+    code, out, err = cli("import", "marvelsdb", str(tmp_path))
     assert code == 2 and out == "" and "no pack/*.json card files found" in err
 
 
@@ -69,20 +63,20 @@ def test_import_names_a_malformed_pack_file(tmp_path: Path) -> None:
     assert caught.value.line == 2 and "malformed JSON" in caught.value.message
 
 
-def test_marvel_decklist_counts_the_identity(capsys: pytest.CaptureFixture[str]) -> None:
+def test_marvel_decklist_counts_the_identity(cli) -> None:
     path = ROOT / "examples" / "decks" / "spider_man_own_ally.txt"
-    code, out, _ = run(capsys, "deck", str(path), "--game", "marvel", "--json")
+    code, out, _ = cli("deck", str(path), "--game", "marvel", "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 1
     rules = sorted(r["rule"] for r in deck["reasons"])
     assert rules == ["marvel_deck_identity_counts"]
-    code, out, _ = run(capsys, "deck", str(path), "--game", "marvel", "--profile", "marvelcdb", "--json")
+    code, out, _ = cli("deck", str(path), "--game", "marvel", "--profile", "marvelcdb", "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 0 and deck["verdict"] == "valid"
 
 
-def test_readings_lists_every_marvel_reading(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "readings", "--game", "marvel", "--json")
+def test_readings_lists_every_marvel_reading(cli) -> None:
+    code, out, _ = cli("readings", "--game", "marvel", "--json")
     readings = {r["reading"]: r for r in json.loads(out)["readings"]}
     assert code == 0
     assert set(readings) == {"marvel_no_subtitle_scope", "marvel_alter_ego_person", "marvel_plain_ally_vs_alter_ego",

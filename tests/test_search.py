@@ -10,7 +10,6 @@ import pytest
 import yaml
 
 from pyengine import kb as kbase
-from pyengine.cli import main
 from pyengine.engine import answer
 from pyengine.scenario import load_scenario, scenario_from_data
 from pyengine.search import Side, parse_side, scenario_of, search
@@ -21,21 +20,16 @@ GEMP_DEPARTURES = {"lotr_nonunique_exempt", "lotr_any_title_blocks_unique", "lot
                    "lotr_heal_spare_copy"}
 
 
-def run(capsys: pytest.CaptureFixture[str], *args: str) -> tuple[int, str, str]:
-    code = main(list(args))
-    out, err = capsys.readouterr()
-    return code, out, err
-
 
 def test_compare_default_and_gemp_finds_every_departure_unprompted(tmp_path: Path,
-                                                                   capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "edge-cases", "--game", "lotr", "--compare", "default", "gemp", "--out",
+                                                                   cli) -> None:
+    code, out, _ = cli("edge-cases", "--game", "lotr", "--compare", "default", "gemp", "--out",
                        str(tmp_path), "--json")
     data = json.loads(out)
     assert code == 0
     found = {shape[3] for finding in data["findings"] for shape in finding["shapes"]}
     assert found >= GEMP_DEPARTURES
-    code, out, _ = run(capsys, "check", str(tmp_path))
+    code, out, _ = cli("check", str(tmp_path))
     assert code == 0 and f"0 failed ({len(data['findings'])} scenario files)" in out
 
 
@@ -62,24 +56,24 @@ def test_decisive_finds_where_a_blocking_rule_alone_decides() -> None:
     assert "lotr_dead_pile_blocks" in finding.reasons["a"][question]
 
 
-def test_a_permitting_rule_never_decides_alone(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "edge-cases", "--game", "lotr", "--decisive", "lotr_stacked_not_in_play",
+def test_a_permitting_rule_never_decides_alone(cli) -> None:
+    code, out, _ = cli("edge-cases", "--game", "lotr", "--decisive", "lotr_stacked_not_in_play",
                        "--max-cards", "2")
     assert code == 0 and "give the same verdict on every state of up to 2 cards" in out
 
 
-def test_all_counts_every_shape_within_the_bounds(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "edge-cases", "--game", "lotr", "--compare", "lotr_mumak_direction=unique_blocks_all",
+def test_all_counts_every_shape_within_the_bounds(cli) -> None:
+    code, out, _ = cli("edge-cases", "--game", "lotr", "--compare", "lotr_mumak_direction=unique_blocks_all",
                        "lotr_mumak_direction=nonunique_exempt", "--all", "--max-cards", "2", "--json")
     data = json.loads(out)
     assert code == 0 and data["states"] >= 1
     assert {s[3] for s in data["shapes"]} == {"lotr_nonunique_exempt", "lotr_unique_blocks_nonunique"}
 
 
-def test_bad_sides_are_input_errors(capsys: pytest.CaptureFixture[str]) -> None:
-    code, _, err = run(capsys, "edge-cases", "--game", "lotr", "--compare", "default", "gmep")
+def test_bad_sides_are_input_errors(cli) -> None:
+    code, _, err = cli("edge-cases", "--game", "lotr", "--compare", "default", "gmep")
     assert code == 2 and "did you mean 'gemp'" in err
-    code, _, err = run(capsys, "edge-cases", "--game", "lotr", "--compare", "default", "lotr_heal_wounds=two")
+    code, _, err = cli("edge-cases", "--game", "lotr", "--compare", "default", "lotr_heal_wounds=two")
     assert code == 2 and "unknown choice 'two'" in err
 
 
@@ -95,9 +89,9 @@ def test_bad_sides_are_input_errors(capsys: pytest.CaptureFixture[str]) -> None:
     ("tests/scenarios/dfm/tokens_short.yaml", "enter-needs-a-token", "refused", "done",
      "value(tok(fellowship),0,1)"),
 ])
-def test_flip_finds_the_smallest_change(capsys: pytest.CaptureFixture[str], file: str, question: str, before: str,
+def test_flip_finds_the_smallest_change(cli, file: str, question: str, before: str,
                                         after: str, change: str) -> None:
-    code, out, _ = run(capsys, "flip", str(ROOT / file), "--question", question, "--json")
+    code, out, _ = cli("flip", str(ROOT / file), "--question", question, "--json")
     data = json.loads(out)
     assert code == 0 and data["flippable"]
     assert (data["before"]["verdict"], data["after"]["verdict"]) == (before, after)
@@ -105,8 +99,8 @@ def test_flip_finds_the_smallest_change(capsys: pytest.CaptureFixture[str], file
     assert data["necessary_because"]
 
 
-def test_flip_says_when_no_change_can_turn_a_verdict(capsys: pytest.CaptureFixture[str]) -> None:
-    code, out, _ = run(capsys, "flip", str(ROOT / "tests/scenarios/dfm/warg.yaml"), "--question", "elrond-exit-strict")
+def test_flip_says_when_no_change_can_turn_a_verdict(cli) -> None:
+    code, out, _ = cli("flip", str(ROOT / "tests/scenarios/dfm/warg.yaml"), "--question", "elrond-exit-strict")
     assert code == 0 and "no change the game's flip program allows" in out
 
 

@@ -66,3 +66,31 @@ def describe_card(evidence: clingo.Symbol, catalog: Catalog) -> str:
     """card("id") evidence as the card's label."""
     card_id = evidence.arguments[0].string
     return catalog.get(card_id).label() if card_id in catalog else card_id
+
+
+class CardGame:
+    """What the card games (LOTR, Marvel) answer alike: questions share one timeline, and parameters name cards."""
+
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        return None
+
+    def describe_param(self, key: str, value: Any, state: Any) -> str | None:
+        return describe_card_param(value, state.instances)
+
+    def describe(self, evidence: clingo.Symbol, state: Any) -> str:
+        """Evidence of a reason in words: an instance, a card, a pair, or a term of the game's own."""
+        args = evidence.arguments
+        if evidence.name == "inst" and args:
+            instance = state.instances.get(args[0].string)
+            return str(evidence) if instance is None else self.describe_instance(instance)
+        if evidence.name == "card" and args:
+            return describe_card(evidence, state.catalog)
+        if evidence.name == "pair" and len(args) == 2:
+            return f"{self.describe(args[0], state)} and {self.describe(args[1], state)}"
+        return self.describe_term(evidence, state)
+
+    def describe_instance(self, instance: Any) -> str:
+        return f"{instance.card.label()} [{instance.id}]"
+
+    def describe_term(self, evidence: clingo.Symbol, state: Any) -> str:
+        return str(evidence)

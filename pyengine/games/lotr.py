@@ -15,7 +15,7 @@ from pyengine import kb as kbase
 from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
-from pyengine.games.common import catalog_for, describe_card, describe_card_param, read_builtin, resolve_card
+from pyengine.games.common import CardGame, catalog_for, read_builtin, resolve_card
 from pyengine.resources import facts_dir
 from pyengine.text import asp_string, title_key
 from pyengine.yamlio import Mapping
@@ -120,7 +120,7 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[str, ...
     return tuple(out)
 
 
-class Lotr:
+class Lotr(CardGame):
     name = "lotr"
     document = "lotr_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
@@ -415,9 +415,6 @@ class Lotr:
                               "paragraphs": [f"{d} {p}" for d, p in kb.rules[rule].sources]})
         return sorted(found, key=lambda f: (f["card"], f["rule"]))
 
-    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
-        return None
-
     # -- the edge-case search's states as scenarios --------------------------------------------------------
 
     def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
@@ -491,25 +488,18 @@ class Lotr:
 
     # -- explanations --------------------------------------------------------------------------------------
 
-    def describe_param(self, key: str, value: Any, state: State) -> str | None:
-        return describe_card_param(value, state.instances)
+    def describe_instance(self, inst: Any) -> str:
+        where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"
+        if inst.zone in IN_PLAY_ZONES:
+            where += ", active" if inst.active else ", not active"
+        if inst.on:
+            where += f", on {inst.on}"
+        if inst.wounds:
+            where += f", {inst.wounds} wound{'s' if inst.wounds > 1 else ''}"
+        return f"{inst.card.label()} [{inst.id}] in {where}"
 
-    def describe(self, evidence: clingo.Symbol, state: State) -> str:
+    def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
         args = evidence.arguments
-        if evidence.name == "inst" and args:
-            inst = state.instances.get(args[0].string)
-            if inst is None:
-                return str(evidence)
-            where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"
-            if inst.zone in IN_PLAY_ZONES:
-                where += ", active" if inst.active else ", not active"
-            if inst.on:
-                where += f", on {inst.on}"
-            if inst.wounds:
-                where += f", {inst.wounds} wound{'s' if inst.wounds > 1 else ''}"
-            return f"{inst.card.label()} [{inst.id}] in {where}"
-        if evidence.name == "card" and args:
-            return describe_card(evidence, state.catalog)
         if evidence.name == "turn" and args:
             return (f"{args[0].string} asks in phase {state.phase or 'unknown'}, whose fellowship player is "
                     f"{state.fellowship_player or 'unknown'}")
@@ -517,8 +507,6 @@ class Lotr:
             return f"{args[1].number} cards of the title of {self.describe(args[0], state)} in the deck"
         if evidence.name == "link" and len(args) == 2:
             return f"{self.describe(args[0], state)} counts as {self.describe(args[1], state)}"
-        if evidence.name == "pair" and len(args) == 2:
-            return f"{self.describe(args[0], state)} and {self.describe(args[1], state)}"
         if evidence.name == "first" and len(args) == 2:
             return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
         return str(evidence)

@@ -15,7 +15,7 @@ import clingo
 from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
-from pyengine.games.common import catalog_for, describe_card, describe_card_param, read_builtin, resolve_card
+from pyengine.games.common import CardGame, catalog_for, read_builtin, resolve_card
 from pyengine.resources import facts_dir
 from pyengine.text import asp_string, title_key
 
@@ -86,7 +86,7 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
     return tuple(out)
 
 
-class Marvel:
+class Marvel(CardGame):
     name = "marvel"
     document = "marvel_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks"}
@@ -280,9 +280,6 @@ class Marvel:
             out.extend(self.card_facts(card, state.catalog))
         return out
 
-    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
-        return None
-
     # -- the edge-case search's states as scenarios --------------------------------------------------------
 
     def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
@@ -343,26 +340,17 @@ class Marvel:
 
     # -- explanations --------------------------------------------------------------------------------------
 
-    def describe_param(self, key: str, value: Any, state: State) -> str | None:
-        return describe_card_param(value, state.instances)
+    def describe_instance(self, inst: Any) -> str:
+        if inst.zone == "identity":
+            return f"{inst.owner}'s identity {inst.card.label()} [{inst.id}], {inst.face} face up"
+        owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
+        return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
 
-    def describe(self, evidence: clingo.Symbol, state: State) -> str:
+    def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
         args = evidence.arguments
-        if evidence.name == "inst" and args:
-            inst = state.instances.get(args[0].string)
-            if inst is None:
-                return str(evidence)
-            if inst.zone == "identity":
-                return f"{inst.owner}'s identity {inst.card.label()} [{inst.id}], {inst.face} face up"
-            owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
-            return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
-        if evidence.name == "card" and args:
-            return describe_card(evidence, state.catalog)
         if evidence.name in ("shows", "face") and len(args) == 2:
             verb = "shows" if evidence.name == "shows" else "has the face-down face"
             return f"{self.describe(args[0], state)} {verb} {self.describe(args[1], state)}"
-        if evidence.name == "pair" and len(args) == 2:
-            return f"{self.describe(args[0], state)} and {self.describe(args[1], state)}"
         if evidence.name == "count" and len(args) == 2:
             return f"{args[1].number} copies of {self.describe(args[0], state)}"
         return str(evidence)
