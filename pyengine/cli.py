@@ -1,4 +1,5 @@
-"""The `pyengine` command line: check scenario files, explain answers, list readings and rules.
+"""The `pyengine` command line: a thin layer over pyengine.api that parses options and prints its results
+(as text, or with --json exactly the results' to_json()).
 
 Exit codes: 0 all expectations hold, 1 an expectation failed, 2 bad input (nothing else is printed then).
 """
@@ -9,71 +10,26 @@ import argparse
 import json
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
-from pyengine import kb as kbase
-from pyengine.engine import answer
-from pyengine.errors import InputError, InputErrors, closest
+from pyengine import api
+from pyengine.errors import InputError
 from pyengine.games import registry
 from pyengine.limits import DEFAULT_LIMITS, limits
-from pyengine.render import answer_data, explain
-from pyengine.scenario import Scenario, check_readings, load_scenario, scenario_files
 from pyengine.store import STORE_ENV
-from pyengine.yamlio import load_file
 
 
-def _parse_overrides(args: argparse.Namespace, scenario: Scenario) -> dict[str, str]:
-    """The command line's profile and readings that belong to this scenario's game."""
-    kb = kbase.load(scenario.game.name)
+def _reading_pairs(args: argparse.Namespace) -> dict[str, str]:
+    """The `--reading NAME=VALUE` options as a mapping (validated by the API)."""
     chosen: dict[str, str] = {}
-    if args.profile and args.profile in kb.profiles:
-        chosen.update(kb.profiles[args.profile])
-    for name, value in args.reading_pairs:
-        if name in kb.readings:
-            chosen[name] = value
-    return chosen
-
-
-def _validate_options(args: argparse.Namespace) -> None:
-    games = list(registry())
-    kbs = [kbase.load(g) for g in games]
-    args.reading_pairs = []
     for text in getattr(args, "reading", None) or []:
         name, sep, value = text.partition("=")
         if not sep:
             raise InputError(f"--reading {text!r} has no '='", field="--reading", expected="NAME=VALUE")
-        owner = next((kb for kb in kbs if name in kb.readings), None)
-        all_names = [n for kb in kbs for n in kb.readings]
-        if owner is None:
-            raise InputError(f"unknown reading {name!r}", field="--reading", expected="a name from `pyengine readings`",
-                             suggestion=closest(name, all_names))
-        check_readings({name: value}, owner, None, "--reading")
-        args.reading_pairs.append((name, value))
-    profile = getattr(args, "profile", None)
-    if profile:
-        profiles = {p for kb in kbs for p in kb.profiles}
-        if profile not in profiles:
-            raise InputError(f"unknown profile {profile!r}", field="--profile",
-                             expected="one of " + ", ".join(sorted(profiles)), suggestion=closest(profile, profiles))
-
-
-def _load_all(paths: list[str]) -> list[Scenario]:
-    files = scenario_files([Path(p) for p in paths])
-    if not files:
-        raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
-    errors: list[InputError] = []
-    scenarios = []
-    for file in files:
-        try:
-            scenarios.append(load_scenario(file))
-        except InputError as error:
-            errors.append(error)
-    if errors:
-        raise InputErrors(errors)
-    return scenarios
+        chosen[name] = value
+    return chosen
 
 
 def _progress(done: int, total: int, started: float) -> None:
@@ -82,162 +38,66 @@ def _progress(done: int, total: int, started: float) -> None:
         print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
 
 
-def _check_file(job: tuple[str, list[tuple[str, str]], str | None]) -> dict[str, Any]:
-    """Check one scenario file: its report entry, or its input errors (run in worker processes too)."""
-    path, reading_pairs, profile = job
-    try:
-        scenario = load_scenario(Path(path))
-        options = argparse.Namespace(reading_pairs=reading_pairs, profile=profile)
-        answers = answer(scenario, _parse_overrides(options, scenario))
-    except InputError as error:
-        return {"errors": [str(error)]}
-    except InputErrors as errors:
-        return {"errors": [str(e) for e in errors.errors]}
-    return {"file": scenario.path, "title": scenario.title, "questions": [answer_data(scenario, a) for a in answers]}
-
-
-def _run_jobs(function: Any, jobs: list[Any], workers: int) -> list[dict[str, Any]]:
-    """Run jobs in order, on `workers` processes when more than one; workers are recycled every 500 tasks,
-    because clingo keeps every symbol it has seen for the life of a process."""
+def _progress_line() -> Callable[[int, int], None]:
     started = time.monotonic()
-    results: list[dict[str, Any]] = []
-    if workers <= 1 or len(jobs) < 2:
-        for job in jobs:
-            results.append(function(job))
-            _progress(len(results), len(jobs), started)
-        return results
-    import multiprocessing
-
-    with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=500) as pool:
-        for result in pool.imap(function, jobs, chunksize=max(1, min(50, len(jobs) // (workers * 4)))):
-            results.append(result)
-            _progress(len(results), len(jobs), started)
-    return results
-
-
-def _raise_errors(results: list[dict[str, Any]]) -> None:
-    errors = [e for r in results for e in r.get("errors", [])]
-    if errors:
-        raise InputErrors([InputError(e) for e in errors])
+    return lambda done, total: _progress(done, total, started)
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    files = scenario_files([Path(p) for p in args.paths])
-    if not files:
-        raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
-    results = _run_jobs(_check_file, [(str(f), args.reading_pairs, args.profile) for f in files], args.jobs)
-    _raise_errors(results)
-    passed = failed = 0
-    for result in results:
-        for entry in result["questions"]:
-            if entry["passed"]:
-                passed += 1
-                continue
-            failed += 1
-            if not args.json:
-                reasons = ", ".join(entry["rules"]) or "none"
-                failures = "; ".join(entry["failures"])
-                print(f"FAIL {result['file']} [{entry['question']}]: {failures} (reasons: {reasons})")
+    result = api.check(args.paths, args.readings, args.profile, args.jobs, _progress_line())
     if args.json:
-        print(json.dumps({"passed": passed, "failed": failed, "scenarios": results}, indent=2, ensure_ascii=False))
-    else:
-        print(f"{passed} passed, {failed} failed ({len(results)} scenario files)")
-    return 1 if failed else 0
+        print(result.to_json())
+        return 1 if result.failed else 0
+    for scenario in result.scenarios:
+        for entry in scenario.questions:
+            if not entry.passed:
+                reasons = ", ".join(entry.rules) or "none"
+                print(f"FAIL {scenario.file} [{entry.question}]: {'; '.join(entry.failures)} (reasons: {reasons})")
+    print(f"{result.passed} passed, {result.failed} failed ({len(result.scenarios)} scenario files)")
+    return 1 if result.failed else 0
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    scenario = _load_all([args.file])[0]
-    answers = answer(scenario, _parse_overrides(args, scenario))
-    if args.question:
-        answers = [a for a in answers if a.question.id == args.question]
-        if not answers:
-            ids = [q.id for q in scenario.questions]
-            raise InputError(f"no question {args.question!r} in {args.file}", field="--question",
-                             expected="one of " + ", ".join(ids), suggestion=closest(args.question, ids))
-    if args.json:
-        print(json.dumps({"file": scenario.path, "title": scenario.title,
-                          "questions": [answer_data(scenario, a) for a in answers]}, indent=2, ensure_ascii=False))
-    else:
-        print(explain(scenario, answers))
-    return 1 if any(a.failures() for a in answers) else 0
+    result = api.explain(Path(args.file), args.question, args.readings, args.profile)
+    print(result.to_json() if args.json else result.text)
+    return 0 if result.passed else 1
 
 
-def _deck_file(job: tuple[str, str | None, str | None, list[tuple[str, str]], str | None]) -> dict[str, Any]:
-    """Validate one decklist file: its result, or its input errors (run in worker processes too)."""
-    from pyengine.decks import load_deck
-
-    path, game, catalog, reading_pairs, profile = job
-    try:
-        deck = load_deck(Path(path), game, catalog)
-        options = argparse.Namespace(reading_pairs=reading_pairs, profile=profile)
-        [result] = answer(deck, _parse_overrides(options, deck))
-    except InputError as error:
-        return {"errors": [str(error)]}
-    except InputErrors as errors:
-        return {"errors": [str(e) for e in errors.errors]}
-    data = answer_data(deck, result)
-    return {"file": deck.path, "valid": result.verdict == "valid", "verdict": result.verdict,
-            "reasons": data["reasons"], "rested_on": data["rested_on"], "readings": data["readings"]}
+def cmd_plays(args: argparse.Namespace) -> int:
+    result = api.plays(Path(args.file), args.player, args.readings, args.profile)
+    print(result.to_json() if args.json else result.text)
+    return 0
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    jobs = [(f, args.game, args.catalog, args.reading_pairs, args.profile) for f in args.files]
-    results = _run_jobs(_deck_file, jobs, args.jobs)
-    _raise_errors(results)
+    result = api.check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
+                             _progress_line())
     if args.json:
-        print(json.dumps({"decks": results}, indent=2, ensure_ascii=False))
+        print(result.to_json())
     else:
-        for entry in results:
-            print(f"{entry['file']}: {entry['verdict']}")
-            for reason in entry["reasons"]:
-                sources = ", ".join(f"{s['document']} {s['paragraph']}" for s in reason["sources"])
-                print(f"  {reason['rule']} ({sources}): {reason['state']}")
-            if entry["rested_on"]:
-                print("  rested on readings: " + ", ".join(f"{n}={v}" for n, v in sorted(entry["rested_on"].items())))
-    return 0 if all(entry["valid"] for entry in results) else 1
+        for entry in result.decks:
+            print(f"{entry.file}: {entry.verdict}")
+            for reason in entry.reasons:
+                sources = ", ".join(f"{s.document} {s.paragraph}" for s in reason.sources)
+                print(f"  {reason.rule} ({sources}): {reason.state}")
+            if entry.rested_on:
+                print("  rested on readings: " + ", ".join(f"{n}={v}" for n, v in sorted(entry.rested_on.items())))
+    return 0 if all(entry.valid for entry in result.decks) else 1
 
 
 def cmd_edge_cases(args: argparse.Namespace) -> int:
-    from pyengine.search import Side, parse_side, scenario_of, search
-
-    if sum(map(bool, (args.compare, args.decisive))) != 1:
-        raise InputError("say what to compare", field="--compare", expected="--compare A B, or --decisive RULE")
-    if args.compare:
-        a, b = (parse_side(args.game, text) for text in args.compare)
-    else:
-        rules = kbase.load(args.game).rules
-        if args.decisive not in rules:
-            raise InputError(f"unknown rule {args.decisive!r}", field="--decisive",
-                             expected="a rule id (pyengine rules)", suggestion=closest(args.decisive, rules))
-        a, b = Side("with"), Side(f"without {args.decisive}", without_rule=args.decisive)
-    started = time.monotonic()
-    limit = 10_000 if args.all else args.limit
-    findings = search(args.game, a, b, args.max_cards, args.max_instances or args.max_cards, limit,
-                      all_models=args.all, progress=lambda n: _progress(n, limit, started))
-    shapes = sorted({s for f in findings for s in f.shapes})
-    out = Path(args.out) if args.out else None
-    results = []
-    for number, finding in enumerate(findings, 1):
-        title = f"{args.game}: {a.label} against {b.label}, state {number}"
-        scenario = scenario_of(args.game, finding, a, b, title)
-        entry: dict[str, Any] = {"shapes": [list(s) for s in finding.shapes], "scenario": scenario}
-        if out:
-            out.mkdir(parents=True, exist_ok=True)
-            path = out / f"{args.game}-{number:03d}.yaml"
-            path.write_text(yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True), encoding="utf-8")
-            entry["file"] = str(path)
-        results.append(entry)
+    progress = _progress_line()
+    result = api.edge_cases(args.game, tuple(args.compare) if args.compare else None, args.decisive, args.all,
+                            args.max_cards, args.max_instances, args.limit, args.out, progress)
     if args.json:
-        print(json.dumps({"game": args.game, "a": a.label, "b": b.label, "max_cards": args.max_cards,
-                          "states": len(findings), "shapes": [list(s) for s in shapes], "findings": results},
-                         indent=2, ensure_ascii=False))
+        print(result.to_json())
         return 0
-    if not findings:
-        print(f"{a.label} and {b.label} give the same verdict on every state of up to {args.max_cards} cards and "
-              f"{args.max_instances or args.max_cards} instances: within these bounds the choice makes no difference.")
+    if not result.findings:
+        print(f"{result.a} and {result.b} give the same verdict on every state of up to {result.max_cards} cards and "
+              f"{result.max_instances} instances: within these bounds the choice makes no difference.")
         return 0
-    print(f"{len(findings)} states where {a.label} and {b.label} disagree ({len(shapes)} shapes):")
-    for number, entry in enumerate(results, 1):
+    print(f"{result.states} states where {result.a} and {result.b} disagree ({len(result.shapes)} shapes):")
+    for number, entry in enumerate(result.findings, 1):
         where = f" -> {entry['file']}" if "file" in entry else ""
         kinds = "; ".join(f"{k} {va}/{vb} by {r}" for k, va, vb, r in entry["shapes"])
         print(f"  {number}. {kinds}{where}")
@@ -245,124 +105,79 @@ def cmd_edge_cases(args: argparse.Namespace) -> int:
 
 
 def cmd_flip(args: argparse.Namespace) -> int:
-    from pyengine.flip import flip, flip_data
-
-    scenario = _load_all([args.file])[0]
-    data = flip_data(scenario, flip(scenario, args.question, _parse_overrides(args, scenario)), args.question)
+    result = api.flip(Path(args.file), args.question, args.readings, args.profile)
     if args.json:
-        print(json.dumps(data, indent=2, ensure_ascii=False))
+        print(result.to_json())
         return 0
-    if not data["flippable"]:
+    if not result.flippable or result.before is None or result.after is None:
         print(f"[{args.question}] no change the game's flip program allows turns this verdict around")
         return 0
-    print(f"[{args.question}] {data['before']['verdict']} -> {data['after']['verdict']} with "
-          f"{len(data['changes'])} change(s):")
-    for change in data["changes"]:
+    print(f"[{args.question}] {result.before.verdict} -> {result.after.verdict} with "
+          f"{len(result.changes or [])} change(s):")
+    for change in result.changes or []:
         print(f"  {change}")
-    print(f"  now decided by: {', '.join(data['after']['rules']) or 'no rule'}")
-    for entry in data["necessary_because"]:
-        print(f"  necessary because of {entry['rule']}: {entry['statement']}")
+    print(f"  now decided by: {', '.join(result.after.rules) or 'no rule'}")
+    for entry in result.necessary_because or []:
+        print(f"  necessary because of {entry.rule}: {entry.statement}")
     return 0
 
 
 def cmd_consistency(args: argparse.Namespace) -> int:
     import os
 
-    from pyengine.consistency import check, games_documents
-
-    known = games_documents()
-    for document in args.documents:
-        if document not in known:
-            raise InputError(f"unknown document {document!r}", field="DOC", expected="one of " + ", ".join(known),
-                             suggestion=closest(document, known))
-    docs = Path(args.docs or os.environ.get("PYENGINE_DOCS") or "")
-    if not (args.docs or os.environ.get("PYENGINE_DOCS")) or not docs.is_dir():
-        raise InputError(f"no rules documents folder at {str(docs) or '(none given)'}", field="--docs",
-                         expected="--docs DIR or PYENGINE_DOCS naming the folder of the rules documents")
-    scenarios = [Path(p) for p in (args.scenarios or ["examples", "tests/scenarios"])]
-    report = check(args.documents or known, docs, scenarios, not args.no_search, args.deep)
-    accepted: set[str] = set()
-    if args.baseline:
-        data = load_file(Path(args.baseline))
-        if not isinstance(data, dict) or not isinstance(data.get("accepted"), list):
-            raise InputError("a baseline holds `accepted:`, a list of finding ids", file=args.baseline,
-                             expected="accepted: [reading:lotr_mumak_direction, ...]")
-        accepted = {str(i) for i in data["accepted"]}
-    findings = [f for entry in report for f in entry["findings"]]
-    new = [f for f in findings if f["id"] not in accepted]
-    if args.write_baseline:
-        Path(args.write_baseline).write_text(yaml.safe_dump({"accepted": sorted(f["id"] for f in findings)}),
-                                             encoding="utf-8")
+    result = api.consistency(args.documents, args.docs or os.environ.get("PYENGINE_DOCS") or None, args.scenarios,
+                             not args.no_search, args.deep, args.baseline, args.write_baseline)
     if args.json:
-        print(json.dumps({"documents": report, "new": [f["id"] for f in new]}, indent=2, ensure_ascii=False))
-    else:
-        for entry in report:
-            print(f"{entry['document']}: {entry['paragraphs']} paragraphs, {entry['normative']} normative, "
-                  f"{entry['covered']} covered, {len(entry['findings'])} findings")
-            for finding in entry["findings"]:
-                mark = "" if finding["id"] in accepted else " [new]" if args.baseline else ""
-                paras = f" ({', '.join(finding['paragraphs'])})" if finding["paragraphs"] else ""
-                print(f"  {finding['severity']}: {finding['id']}{mark}{paras}: {finding['statement']}")
-    if args.baseline:
-        return 1 if new else 0
-    return 1 if any(f["severity"] == "error" for f in findings) else 0
-
-
-def _games(args: argparse.Namespace) -> list[str]:
-    return [args.game] if args.game else list(registry())
+        print(result.to_json())
+        return result.exit_code
+    accepted = set(result.accepted)
+    for entry in result.documents:
+        print(f"{entry['document']}: {entry['paragraphs']} paragraphs, {entry['normative']} normative, "
+              f"{entry['covered']} covered, {len(entry['findings'])} findings")
+        for finding in entry["findings"]:
+            mark = " [new]" if args.baseline and finding["id"] not in accepted else ""
+            paras = f" ({', '.join(finding['paragraphs'])})" if finding["paragraphs"] else ""
+            print(f"  {finding['severity']}: {finding['id']}{mark}{paras}: {finding['statement']}")
+    return result.exit_code
 
 
 def cmd_readings(args: argparse.Namespace) -> int:
-    data: list[dict[str, Any]] = []
-    for game in _games(args):
-        kb = kbase.load(game)
-        document = registry()[game].document
-        for reading in sorted(kb.readings.values(), key=lambda r: r.name):
-            data.append({"game": game, "reading": reading.name, "question": reading.text, "default": reading.default,
-                         "choices": [{"value": c.value, "statement": c.text, "document": document,
-                                      "paragraphs": c.paragraphs} for c in reading.choices.values()],
-                         "profiles": {p: v[reading.name] for p, v in sorted(kb.profiles.items()) if reading.name in v}})
+    result = api.readings(args.game)
     if args.json:
-        print(json.dumps({"readings": data}, indent=2, ensure_ascii=False))
+        print(result.to_json())
         return 0
-    for entry in data:
-        print(f"{entry['reading']} ({entry['game']}): {entry['question']}")
-        for choice in entry["choices"]:
-            mark = " [default]" if choice["value"] == entry["default"] else ""
-            paras = ", ".join(choice["paragraphs"])
-            print(f"  {choice['value']}{mark}: {choice['statement']} ({choice['document']} {paras})")
-        if entry["profiles"]:
-            print("  profiles: " + ", ".join(f"{p}={v}" for p, v in entry["profiles"].items()))
+    for entry in result.readings:
+        print(f"{entry.reading} ({entry.game}): {entry.question}")
+        for choice in entry.choices:
+            mark = " [default]" if choice.value == entry.default else ""
+            print(f"  {choice.value}{mark}: {choice.statement} ({choice.document} {', '.join(choice.paragraphs)})")
+        if entry.profiles:
+            print("  profiles: " + ", ".join(f"{p}={v}" for p, v in entry.profiles.items()))
     return 0
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    data = []
-    for game in _games(args):
-        for rule in sorted(kbase.load(game).rules.values(), key=lambda r: r.id):
-            data.append({"game": game, "rule": rule.id, "statement": rule.text,
-                         "sources": [{"document": d, "paragraph": p} for d, p in rule.sources],
-                         "readings": [{"reading": n, "choice": v} for n, v in rule.readings]})
+    result = api.rules(args.game)
     if args.json:
-        print(json.dumps({"rules": data}, indent=2, ensure_ascii=False))
+        print(result.to_json())
         return 0
-    for entry in data:
-        sources = ", ".join(f"{s['document']} {s['paragraph']}" for s in entry["sources"])
-        only = "".join(f" [only under {r['reading']}={r['choice']}]" for r in entry["readings"])
-        print(f"{entry['rule']}: {entry['statement']}{only}\n    sources: {sources}")
+    for entry in result.rules:
+        sources = ", ".join(f"{s.document} {s.paragraph}" for s in entry.sources)
+        only = "".join(f" [only under {r.reading}={r.choice}]" for r in entry.readings)
+        print(f"{entry.rule}: {entry.statement}{only}\n    sources: {sources}")
     return 0
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
-    scenario = _load_all([args.file])[0]
-    answers = answer(scenario, _parse_overrides(args, scenario))
-    seen: list[str] = []
-    for a in answers:
-        seen.extend(f for f in a.facts if f not in seen)
-    if args.json:
-        print(json.dumps({"file": scenario.path, "facts": seen}, indent=2, ensure_ascii=False))
-    else:
-        print("\n".join(seen))
+    result = api.facts(Path(args.file), args.readings, args.profile)
+    print(result.to_json() if args.json else "\n".join(result.facts))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from pyengine.schema import schema
+
+    print(json.dumps(schema(args.name), indent=2, ensure_ascii=False))
     return 0
 
 
@@ -411,26 +226,12 @@ def _print_marvelsdb_report(report: dict[str, Any]) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    from pyengine import store
-    from pyengine.importers import gemp, marvelsdb
-
-    started = time.monotonic()
-
-    def progress(done: int, total: int) -> None:
-        _progress(done, total, started)
-
-    if args.source == "gemp":
-        cards = gemp.read_cards(Path(args.path), progress=progress)
-        report, game, printer = gemp.report(cards), "lotr", _print_gemp_report
-    else:
-        cards, report = marvelsdb.read_cards(Path(args.path), progress=progress)
-        game, printer = "marvel", _print_marvelsdb_report
-    path = store.write_source(args.source, game, str(Path(args.path).resolve()), cards, report)
+    result = api.import_source(args.source, args.path, _progress_line())
     if args.json:
-        print(json.dumps({"source": args.source, "store": str(path), "report": report}, indent=2, ensure_ascii=False))
+        print(result.to_json())
     else:
-        print(f"imported {len(cards)} cards as catalog {args.source!r} into {path}")
-        printer(report)
+        print(f"imported {result.cards} cards as catalog {result.source!r} into {result.store}")
+        (_print_gemp_report if args.source == "gemp" else _print_marvelsdb_report)(result.report)
     return 0
 
 
@@ -448,6 +249,10 @@ def _positive_float(text: str) -> float:
     if not value > 0:
         raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
     return value
+
+
+SCHEMA_NAMES = ("scenario", "answer", "check", "plays", "deck", "flip", "readings", "rules", "edge-cases",
+                "consistency", "import", "facts")
 
 
 def build_parser() -> argparse.ArgumentParser:
@@ -541,6 +346,16 @@ def build_parser() -> argparse.ArgumentParser:
     readings_options(fl)
     fl.set_defaults(func=cmd_flip)
 
+    pl = sub.add_parser("plays", help="every play open to a player in a scenario's state, legal or not, and why")
+    pl.add_argument("file", metavar="FILE")
+    pl.add_argument("--player", help="only this player (default: every player)")
+    readings_options(pl)
+    pl.set_defaults(func=cmd_plays)
+
+    sc = sub.add_parser("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
+    sc.add_argument("name", choices=SCHEMA_NAMES, help="scenario, or the command whose output it describes")
+    sc.set_defaults(func=cmd_schema)
+
     fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
     fa.add_argument("file", metavar="FILE")
     readings_options(fa)
@@ -554,13 +369,10 @@ def main(argv: list[str] | None = None) -> int:
     limits.max_instances = args.max_instances
     limits.solve_seconds = args.timeout
     try:
-        _validate_options(args)
+        args.readings = _reading_pairs(args)
         return int(args.func(args))
-    except InputError as error:
-        print(f"error: {error}", file=sys.stderr)
-        return 2
-    except InputErrors as errors:
-        for error in errors.errors:
+    except InputError as errors:
+        for error in errors.all():
             print(f"error: {error}", file=sys.stderr)
         return 2
     except BrokenPipeError:

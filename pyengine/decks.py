@@ -6,9 +6,10 @@ from __future__ import annotations
 
 import re
 from pathlib import Path
+from typing import Any
 
 from pyengine import kb as kbase
-from pyengine.errors import InputError, InputErrors
+from pyengine.errors import InputError, InputErrors, closest
 from pyengine.fields import Fields
 from pyengine.games import registry
 from pyengine.scenario import Question, Scenario, readings_of
@@ -58,8 +59,12 @@ def _text_decklist(path: Path) -> Mapping:
 
 def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenario:
     """Read a decklist file into a scenario with one `deck` question about it."""
-    file = str(path)
     data = _text_decklist(path) if path.suffix in {".txt", ".dek"} else load_file(path)
+    return deck_from_data(data, str(path), path.name, game_name, catalog)
+
+
+def deck_from_data(data: Any, file: str, title: str, game_name: str | None, catalog: str | None) -> Scenario:
+    """A decklist given as data (read from a file, or built in memory) as a scenario with one `deck` question."""
     games = registry()
     if not isinstance(data, dict):
         raise InputError("a decklist must be a mapping of fields", file=file, expected="game:, cards:, ...")
@@ -68,6 +73,10 @@ def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenari
     if game_name is None:
         raise InputError("which game is this decklist for?", file=file, field="game",
                          expected="a `game:` field or --game")
+    if game_name not in games or not games[game_name].deck_fields:
+        decked = sorted(g for g, module in games.items() if module.deck_fields)
+        raise InputError(f"no decklists for game {game_name!r}", file=file, field="game",
+                         expected="one of " + ", ".join(decked), suggestion=closest(game_name, decked))
     game = games[game_name]
     if catalog is not None:
         data["catalog"] = catalog
@@ -78,4 +87,4 @@ def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenari
     if errors:
         raise InputErrors(errors)
     question = Question("deck", "deck", params, None, None, [], {}, None)
-    return Scenario(file, game, fields.text("title") or path.name, [], readings_of(fields, kb), state, [question])
+    return Scenario(file, game, fields.text("title") or title, [], readings_of(fields, kb), state, [question])

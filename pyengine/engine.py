@@ -18,13 +18,28 @@ from pyengine.games import registry
 from pyengine.limits import bounded_solve
 from pyengine.resources import facts_dir, rules_dir
 from pyengine.scenario import Question, Scenario
-from pyengine.text import asp_string
 
 
 @dataclass
 class Reason:
     rule: str
     evidence: clingo.Symbol
+
+
+@dataclass
+class Play:
+    """One play a `plays` question considered: its id (the instance, or `INSTANCE via SOURCE` for a play through
+    the ability of the instance SOURCE, or an action's words), the verdict and its reasons."""
+
+    id: str
+    term: clingo.Symbol
+    verdict: str | None
+    reasons: list[Reason]
+    rested_on: dict[str, str]
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return sorted({r.rule for r in self.reasons})
 
 
 @dataclass
@@ -35,21 +50,37 @@ class Answer:
     rested_on: dict[str, str]
     readings: dict[str, str]
     facts: list[str] = field(default_factory=list, repr=False)
+    plays: list[Play] | None = None
 
     @property
     def rule_ids(self) -> list[str]:
-        return sorted({r.rule for r in self.reasons})
+        """The rules of the answer's reasons (for a `plays` answer, those of every play)."""
+        return sorted({r.rule for r in self.reasons} | {r for p in self.plays or [] for r in p.rule_ids})
+
+    def play_sets(self) -> dict[str, list[str]]:
+        """A `plays` answer as the ids of its legal and its illegal plays."""
+        plays = self.plays or []
+        return {"legal": sorted(p.id for p in plays if p.verdict in POSITIVE),
+                "illegal": sorted(p.id for p in plays if p.verdict not in POSITIVE)}
 
     def failures(self) -> list[str]:
         """What differs from the question's expectations (empty when they hold)."""
         problems = []
         q = self.question
-        if q.expect is not None and self.verdict != q.expect:
+        if isinstance(q.expect, dict):
+            got = self.play_sets()
+            for key, wanted in sorted(q.expect.items()):
+                if sorted(set(wanted)) != got[key]:
+                    problems.append(f"expected {key} [{', '.join(sorted(set(wanted)))}], got [{', '.join(got[key])}]")
+        elif q.expect is not None and self.verdict != q.expect:
             problems.append(f"expected {q.expect}, got {self.verdict}")
         if q.rules is not None and sorted(set(q.rules)) != self.rule_ids:
             problems.append(f"expected rules [{', '.join(sorted(set(q.rules)))}], got [{', '.join(self.rule_ids)}]")
         return problems
 
+
+# The verdicts that let a play or an action through (the other verdicts of a `plays` answer close it).
+POSITIVE = ("legal", "done")
 
 # The knowledge base's declarations: read by pyengine.kb for explanations, never needed to decide a verdict.
 DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp"}
@@ -117,15 +148,41 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
         undeclared = sorted({str(s.arguments[1]) for s in symbols if s.name == "reason"} - set(kb.rules))
         if undeclared:
             raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
+        by_term: dict[clingo.Symbol, list[clingo.Symbol]] = {}
+        for symbol in symbols:
+            if symbol.arguments:
+                by_term.setdefault(symbol.arguments[0], []).append(symbol)
         for q in questions:
-            qid = asp_string(q.id)
-            mine = [s for s in symbols if s.arguments and str(s.arguments[0]) == qid]
-            verdicts = [str(s.arguments[1]) for s in mine if s.name == "verdict"]
-            if len(verdicts) > 1:
-                raise RuntimeError(f"question {q.id} got several verdicts {verdicts}: a defect of the encodings")
-            reasons = sorted((Reason(str(s.arguments[1]), s.arguments[2]) for s in mine if s.name == "reason"),
-                             key=lambda r: (r.rule, str(r.evidence)))
-            rested = {name: value for r in reasons for name, value in kb.rules[r.rule].readings
-                      if readings.get(name) == value}
-            answers[q.id] = Answer(q, verdicts[0] if verdicts else None, reasons, rested, readings, facts)
+            term = clingo.String(q.id)
+            verdict, reasons = _verdict(q.id, by_term.get(term, []))
+            answers[q.id] = Answer(q, verdict, reasons, _rested(kb, reasons, readings), readings, facts)
+            if q.kind == "plays":
+                answers[q.id].plays = _plays(scenario, term, by_term, kb, readings)
     return [answers[q.id] for q in scenario.questions]
+
+
+def _verdict(name: str, atoms: list[clingo.Symbol]) -> tuple[str | None, list[Reason]]:
+    """The verdict and the reasons among the atoms of one question (or one play of a `plays` question)."""
+    verdicts = [str(s.arguments[1]) for s in atoms if s.name == "verdict"]
+    if len(verdicts) > 1:
+        raise RuntimeError(f"question {name} got several verdicts {verdicts}: a defect of the encodings")
+    reasons = sorted((Reason(str(s.arguments[1]), s.arguments[2]) for s in atoms if s.name == "reason"),
+                     key=lambda r: (r.rule, str(r.evidence)))
+    return (verdicts[0] if verdicts else None), reasons
+
+
+def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, str]) -> dict[str, str]:
+    """The reading choices in force that the reasons' rules are declared to depend on."""
+    return {name: value for r in reasons for name, value in kb.rules[r.rule].readings if readings.get(name) == value}
+
+
+def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol, list[clingo.Symbol]],
+           kb: kbase.KnowledgeBase, readings: dict[str, str]) -> list[Play]:
+    """The plays a `plays` question unfolded into (question terms play(Q, ...) in the encodings)."""
+    plays = []
+    for sub, atoms in by_term.items():
+        if sub.type == clingo.SymbolType.Function and sub.name == "play" and sub.arguments[:1] == [term]:
+            verdict, reasons = _verdict(str(sub), atoms)
+            plays.append(Play(scenario.game.play_id(sub, scenario.state), sub, verdict, reasons,
+                              _rested(kb, reasons, readings)))
+    return sorted(plays, key=lambda p: p.id)

@@ -31,15 +31,29 @@ class InputError(Exception):
         return text.replace("\n", "\\n")
 
     def as_dict(self) -> dict[str, object]:
-        return {k: v for k, v in self.__dict__.items() if v is not None}
+        """The error's parts that are known, by name (file, line, column, field, message, expected, suggestion)."""
+        return {k: getattr(self, k) for k in ("message", "file", "line", "column", "field", "expected", "suggestion")
+                if getattr(self, k) is not None}
+
+    def all(self) -> list[InputError]:
+        """Every single error this one stands for (itself, or each of several found in one pass)."""
+        return [self]
 
 
-class InputErrors(Exception):
-    """Several input errors found in one pass, reported together."""
+class InputErrors(InputError):
+    """Several input errors found in one pass, reported together; it reads as the first, and `all()` gives each."""
 
     def __init__(self, errors: list[InputError]):
-        super().__init__("\n".join(str(e) for e in errors))
+        first = errors[0]
+        super().__init__(first.message, first.file, first.line, first.column, first.field, first.expected,
+                         first.suggestion)
         self.errors = errors
+
+    def __str__(self) -> str:
+        return "\n".join(str(e) for e in self.errors)
+
+    def all(self) -> list[InputError]:
+        return list(self.errors)
 
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> str | None:

@@ -2,31 +2,9 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from pyengine import kb as kbase
 from pyengine.engine import Answer
 from pyengine.scenario import Scenario
-
-
-def answer_data(scenario: Scenario, answer: Answer) -> dict[str, Any]:
-    kb = kbase.load(scenario.game.name)
-    q = answer.question
-    return {
-        "question": q.id,
-        "ask": q.kind,
-        "expected": q.expect,
-        "got": answer.verdict,
-        "passed": not answer.failures(),
-        "failures": answer.failures(),
-        "rules": answer.rule_ids,
-        "reasons": [{"rule": r.rule, "evidence": str(r.evidence),
-                     "state": scenario.game.describe(r.evidence, scenario.state),
-                     "sources": [{"document": d, "paragraph": p} for d, p in kb.rules[r.rule].sources]}
-                    for r in answer.reasons],
-        "rested_on": answer.rested_on,
-        "readings": answer.readings,
-    }
 
 
 def _question_line(scenario: Scenario, answer: Answer) -> str:
@@ -40,6 +18,18 @@ def _question_line(scenario: Scenario, answer: Answer) -> str:
     return f"{answer.question.kind} " + " ".join(parts)
 
 
+def _play_lines(scenario: Scenario, answer: Answer) -> list[str]:
+    """Each play of a `plays` answer: its verdict and what it is, then each reason's rule, paragraphs and state."""
+    kb = kbase.load(scenario.game.name)
+    lines = []
+    for play in answer.plays or []:
+        lines.append(f"  {play.verdict}: {play.id}: {scenario.game.describe_play(play.term, scenario.state)}")
+        for reason in play.reasons:
+            paras = ", ".join(f"{d} {p}" for d, p in kb.rules[reason.rule].sources)
+            lines.append(f"      <- {reason.rule} ({paras}): {scenario.game.describe(reason.evidence, scenario.state)}")
+    return lines
+
+
 def explain(scenario: Scenario, answers: list[Answer]) -> str:
     """The explanation chain for every question of a scenario, for a judge to read."""
     kb = kbase.load(scenario.game.name)
@@ -50,6 +40,11 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
         lines.append(f"[{q.id}] {_question_line(scenario, answer)}")
         status = "" if q.expect is None else ("  (as expected)" if not answer.failures()
                                                else "  (MISMATCH: " + "; ".join(answer.failures()) + ")")
+        if answer.plays is not None:
+            sets = answer.play_sets()
+            lines.append(f"  plays: {len(sets['legal'])} legal, {len(sets['illegal'])} illegal{status}")
+            lines.extend(_play_lines(scenario, answer))
+            continue
         lines.append(f"  verdict: {answer.verdict}{status}")
         if not answer.reasons:
             lines.append("  reasons: none; no rule blocks it and no exception was needed")

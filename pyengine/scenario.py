@@ -23,7 +23,7 @@ class Question:
     id: str
     kind: str
     params: dict[str, Any]
-    expect: str | None
+    expect: str | dict[str, list[str]] | None
     rules: list[str] | None
     cites: list[str]
     readings: dict[str, str]
@@ -91,6 +91,16 @@ def _cites(fields: Fields, kb: kbase.KnowledgeBase, document: str) -> list[str]:
     return cites
 
 
+def _play_sets(q: Fields) -> dict[str, list[str]] | None:
+    """A `plays` question's expectation: the ids of the plays expected legal and those expected illegal."""
+    if not q.has("expect"):
+        return None
+    if not isinstance(q.raw("expect"), dict) or not q.raw("expect"):
+        raise q.error("expect", f"got {q.raw('expect')!r}", expected="{legal: [play ids], illegal: [play ids]}")
+    expect = q.sub("expect", {"legal", "illegal"})
+    return {key: [str(item) for item, *_ in expect.items(key)] for key in ("legal", "illegal") if expect.has(key)}
+
+
 def load_scenario(path: Path) -> Scenario:
     """Read and validate one scenario file; every problem is an InputError with its line."""
     return scenario_from_data(load_file(path), str(path), path.stem)
@@ -125,8 +135,12 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario") ->
             raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
         seen.add(qid)
         words = game.verdicts[kind]
-        expect = q.choice("expect", words) if words is not None else (None if q.raw("expect") is None
-                                                                     else str(q.raw("expect")).lower())
+        if kind == "plays":
+            expect: str | dict[str, list[str]] | None = _play_sets(q)
+        elif words is not None:
+            expect = q.choice("expect", words)
+        else:
+            expect = None if q.raw("expect") is None else str(q.raw("expect")).lower()
         rules = None
         if q.has("rules"):
             rules = [str(r) for r, *_ in q.items("rules")]

@@ -83,7 +83,7 @@ def test_a_10_mb_file_is_refused_without_reading_it(cli, tmp_path: Path) -> None
 def test_too_many_instances_are_refused(cli) -> None:
     code, _, err = cli("--max-instances", "3", "check", str(ROOT / "examples" / "judge_second_sting.yaml"))
     assert code == 2
-    assert "4 card instances, over the limit of 3" in err and "--max-instances" in err
+    assert "6 card instances, over the limit of 3" in err and "--max-instances" in err
 
 
 def test_errors_of_several_files_are_all_reported(cli) -> None:

@@ -89,6 +89,24 @@ class CardGame:
             return f"{self.describe(args[0], state)} and {self.describe(args[1], state)}"
         return self.describe_term(evidence, state)
 
+    def player_names(self, state: Any) -> list[str]:
+        """The players of a state, in the scenario's order."""
+        return list(state.players)
+
+    def describe_play(self, term: clingo.Symbol, state: Any) -> str:
+        """A play of a `plays` answer in words: the instance with its card and zone, and the card it is played
+        through."""
+        text = self.describe_instance(state.instances[term.arguments[1].string])
+        via = term.arguments[2]
+        if via.name == "via":
+            text += " through " + self.describe_instance(state.instances[via.arguments[0].string])
+        return text
+
+    def play_id(self, term: clingo.Symbol, state: Any) -> str:
+        """A play of a `plays` answer, play(Q, I, none) or play(Q, I, via(J)), as `I` or `I via J`."""
+        instance, via = term.arguments[1].string, term.arguments[2]
+        return instance if via.name == "none" else f"{instance} via {via.arguments[0].string}"
+
     def describe_instance(self, instance: Any) -> str:
         return f"{instance.card.label()} [{instance.id}]"
 

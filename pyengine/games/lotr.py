@@ -122,6 +122,7 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[str, ...
 
 class Lotr(CardGame):
     name = "lotr"
+    builtin_catalog = staticmethod(builtin_catalog)
     document = "lotr_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
@@ -129,8 +130,8 @@ class Lotr(CardGame):
     input_predicates: ClassVar[set[str]] = {
         "card", "title", "title_key", "alias_key", "subtitle", "unique", "side", "card_type", "collinfo",
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
-        "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_heal", "q_killed",
-        "q_coexist", "q_card", "deck_part", "document_ability", "document_split"}
+        "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_plays", "q_heal",
+        "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -138,6 +139,7 @@ class Lotr(CardGame):
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "play": ("play.lp", "dead_pile.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",), "deck": ("deck.lp",),
         "coexist": ("play.lp", "coexist.lp", "deck.lp"), "card": ("card_data.lp",),
+        "plays": ("play.lp", "dead_pile.lp", "plays.lp"),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "bypass"},
@@ -146,10 +148,12 @@ class Lotr(CardGame):
         "deck": {"player"},
         "coexist": {"cards", "in", "players", "counts"},
         "card": {"card"},
+        "plays": {"player"},
     }
-    verdicts: ClassVar[dict[str, tuple[str, ...]]] = {
+    verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
         "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
+        "plays": None,
     }
 
     # -- reading a scenario -------------------------------------------------------------------------------
@@ -321,6 +325,8 @@ class Lotr(CardGame):
             return {"entries": state.decks[player]}
         if kind == "card":
             return {"card": self._resolve(state, fields.require("card", "a card reference"), fields, "card")}
+        if kind == "plays":
+            return {"player": fields.choice("player", state.players, required=True)}
         cards = [self._resolve(state, ref, fields, "cards") for ref, *_ in fields.items("cards")]
         if len(cards) != 2:
             raise fields.error("cards", f"got {len(cards)} cards", expected="a list of exactly two cards")
@@ -377,6 +383,8 @@ class Lotr(CardGame):
                 out.append(f"q_heal({q},{asp_string(target.id)},{asp_string(params['discard'])},{asp_string(target.owner)}).")
             elif kind == "killed":
                 out.append(f"q_killed({q},{asp_string(params['instance'])}).")
+            elif kind == "plays":
+                out.append(f"q_plays({q},{asp_string(params['player'])}).")
             elif kind == "card":
                 cards[params["card"].id] = params["card"]
                 out.append(f"q_card({q},{asp_string(params['card'].id)}).")

@@ -88,6 +88,7 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
 
 class Marvel(CardGame):
     name = "marvel"
+    builtin_catalog = staticmethod(builtin_catalog)
     document = "marvel_unique"
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "identity", "cards"}
@@ -95,14 +96,14 @@ class Marvel(CardGame):
     input_predicates: ClassVar[set[str]] = {
         "card", "card_type", "name", "name_loose", "subtitle", "subtitle_loose", "printed_unique", "deck_limit",
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
-        "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play"}
+        "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays"}
     # The state predicates `pyengine flip` may change (rules/flip/marvel.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "play": ("play.lp",), "coexist": ("play.lp",), "deck": ("deck.lp",), "reveal": ("minions.lp",),
-        "put_into_play": ("minions.lp",),
+        "put_into_play": ("minions.lp",), "plays": ("play.lp", "plays.lp"),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance"},
@@ -110,10 +111,12 @@ class Marvel(CardGame):
         "deck": {"player"},
         "reveal": {"card", "player"},
         "put_into_play": {"card", "player"},
+        "plays": {"player"},
     }
-    verdicts: ClassVar[dict[str, tuple[str, ...]]] = {
+    verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "coexist": ("yes", "no"), "deck": ("valid", "invalid"),
         "reveal": ("enters_play", "discarded"), "put_into_play": ("enters_play", "fails"),
+        "plays": None,
     }
 
     # -- reading a scenario -------------------------------------------------------------------------------
@@ -213,6 +216,8 @@ class Marvel(CardGame):
             if player not in state.decks:
                 raise fields.error("player", f"player {player!r} has no deck in `decks:`", expected="a decklist")
             return dict(state.decks[player])
+        if kind == "plays":
+            return {"player": fields.choice("player", state.players, required=True)}
         if kind in ("reveal", "put_into_play"):
             card = self._resolve(state, fields.require("card", "an encounter card"), fields, "card")
             return {"card": card, "player": fields.choice("player", state.players, required=True)}
@@ -257,6 +262,8 @@ class Marvel(CardGame):
             if kind == "play":
                 owner = state.instances[params["instance"]].owner
                 out.append(f"q_play({q},{asp_string(params['instance'])},{asp_string(owner)}).")
+            elif kind == "plays":
+                out.append(f"q_plays({q},{asp_string(params['player'])}).")
             elif kind == "coexist":
                 a, b = params["cards"]
                 cards[a.id], cards[b.id] = a, b

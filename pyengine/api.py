@@ -1,0 +1,688 @@
+"""The Python API of pyengine, for programs that embed it (a game server, a deck builder, a judge's tool).
+
+Load a scenario from a file, a YAML string or a plain dict; ask its questions (`answer`), every play open to a
+player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`); validate
+decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`). Readings and
+profiles are arguments. Results are typed dataclasses whose `to_json()` is exactly what the command line's
+`--json` prints (the command line is a thin layer over these functions). Every bad input raises `InputError`,
+which carries the file, line, column, field, what was expected and a suggestion; `error.all()` lists each
+error when several were found in one pass.
+
+    import pyengine
+    table = pyengine.load({"game": "lotr", "players": {...}, "questions": []})
+    for play in pyengine.plays(table, player="alice").questions[0].plays:
+        print(play.play, play.verdict, play.rules)
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field, fields, is_dataclass, replace
+from pathlib import Path
+from typing import Any
+
+from pyengine import kb as kbase
+from pyengine.catalog import Card
+from pyengine.engine import Answer, Play, Reason
+from pyengine.errors import InputError, InputErrors, closest
+from pyengine.fields import Fields
+from pyengine.games import registry
+from pyengine.scenario import Question, Scenario, check_readings, scenario_files, scenario_from_data
+from pyengine.yamlio import load_file, load_text
+
+__all__ = [
+    "CardInfo", "CheckResult", "ConsistencyResult", "DeckResult", "DecksResult", "EdgeCasesResult", "Explanation",
+    "FactsResult", "FlipResult", "ImportResult", "InputError", "PlayResult", "QuestionResult", "ReadingsResult",
+    "ReasonResult", "RulesResult", "ScenarioResult", "answer", "card", "check", "check_decks", "consistency",
+    "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays", "readings", "rules",
+    "validate_deck",
+]
+
+Progress = Callable[[int, int], None]
+# Field metadata: left out of the JSON when None.
+OMIT_NONE = {"omit_none": True}
+Choices = dict[str, str]
+
+
+# -- results ------------------------------------------------------------------------------------------------
+
+def _plain(value: Any) -> Any:
+    """A result as JSON data: dataclasses as objects (fields marked so are left out when None, or always)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        out = {}
+        for f in fields(value):
+            item = getattr(value, f.name)
+            if f.metadata.get("internal") or (item is None and f.metadata.get("omit_none")):
+                continue
+            out[f.name] = _plain(item)
+        return out
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+class Result:
+    """A result of the API: `to_dict()` is its JSON data, `to_json()` the text `--json` prints."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON data."""
+        return _plain(self)
+
+    def to_json(self) -> str:
+        """The result as the JSON text the command line prints with `--json`."""
+        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+
+
+@dataclass
+class Source(Result):
+    """A paragraph of a rules document: the document id and the paragraph id (p1, p2, ...)."""
+
+    document: str
+    paragraph: str
+
+
+@dataclass
+class ReasonResult(Result):
+    """One reason of a verdict: the rule, the state evidence as the encodings gave it and in words, and the
+    paragraphs the rule rests on."""
+
+    rule: str
+    evidence: str
+    state: str
+    sources: list[Source]
+
+
+@dataclass
+class PlayResult(Result):
+    """One play of a `plays` answer: its id (an instance, `INSTANCE via SOURCE`, or a Duel action in words), in
+    words, its verdict, rules, reasons and the readings it rested on."""
+
+    play: str
+    description: str
+    verdict: str | None
+    rules: list[str]
+    reasons: list[ReasonResult]
+    rested_on: dict[str, str]
+
+
+@dataclass
+class QuestionResult(Result):
+    """The answer to one question: the verdict got and expected, whether the expectations hold, the rules and
+    reasons, the readings in force and those the verdict rested on; for `plays`, every play considered."""
+
+    question: str
+    ask: str
+    expected: Any
+    got: Any
+    passed: bool
+    failures: list[str]
+    rules: list[str]
+    reasons: list[ReasonResult]
+    rested_on: dict[str, str]
+    readings: dict[str, str]
+    plays: list[PlayResult] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass
+class ScenarioResult(Result):
+    """The answers to a scenario's questions."""
+
+    file: str
+    title: str
+    questions: list[QuestionResult]
+
+    @property
+    def passed(self) -> bool:
+        """Whether every expectation of the scenario holds."""
+        return all(q.passed for q in self.questions)
+
+
+@dataclass
+class Explanation(ScenarioResult):
+    """The answers with the explanation chain in words (verdict <- rule <- paragraph <- state) in `text`."""
+
+    text: str = field(default="", metadata={"internal": True})
+
+
+@dataclass
+class CheckResult(Result):
+    """Scenario files checked: how many questions passed and failed, and every scenario's answers."""
+
+    passed: int
+    failed: int
+    scenarios: list[ScenarioResult]
+
+
+@dataclass
+class DeckResult(Result):
+    """A decklist's verdict with its reasons and readings."""
+
+    file: str
+    valid: bool
+    verdict: str | None
+    reasons: list[ReasonResult]
+    rested_on: dict[str, str]
+    readings: dict[str, str]
+
+
+@dataclass
+class DecksResult(Result):
+    """Decklists validated."""
+
+    decks: list[DeckResult]
+
+
+@dataclass
+class VerdictRules(Result):
+    verdict: str | None
+    rules: list[str]
+
+
+@dataclass
+class RuleStatement(Result):
+    rule: str
+    statement: str
+
+
+@dataclass
+class FlipResult(Result):
+    """The smallest change to a state that turns a question's verdict around, or `flippable: false`."""
+
+    question: str
+    flippable: bool
+    before: VerdictRules | None = field(default=None, metadata=OMIT_NONE)
+    changes: list[str] | None = field(default=None, metadata=OMIT_NONE)
+    after: VerdictRules | None = field(default=None, metadata=OMIT_NONE)
+    necessary_because: list[RuleStatement] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass
+class ChoiceInfo(Result):
+    value: str
+    statement: str
+    document: str
+    paragraphs: list[str]
+
+
+@dataclass
+class ReadingInfo(Result):
+    """A reading: the question it answers, its choices with their paragraphs, its default, and the profiles."""
+
+    game: str
+    reading: str
+    question: str
+    default: str
+    choices: list[ChoiceInfo]
+    profiles: dict[str, str]
+
+
+@dataclass
+class ReadingsResult(Result):
+    readings: list[ReadingInfo]
+
+
+@dataclass
+class ReadingChoice(Result):
+    reading: str
+    choice: str
+
+
+@dataclass
+class RuleInfo(Result):
+    """A declared rule: its statement, the paragraphs it rests on, and the reading choices it belongs to."""
+
+    game: str
+    rule: str
+    statement: str
+    sources: list[Source]
+    readings: list[ReadingChoice]
+
+
+@dataclass
+class RulesResult(Result):
+    rules: list[RuleInfo]
+
+
+@dataclass
+class CardInfo(Result):
+    """A card of a catalog: its id, names, and the attributes the rules read."""
+
+    id: str
+    label: str
+    title: str
+    subtitle: str | None
+    unique: bool
+    type: str
+    collinfo: str | None
+    aliases: list[str]
+
+
+@dataclass
+class EdgeCasesResult(Result):
+    """The states where two sides disagree, each with its shapes and the scenario that shows it."""
+
+    game: str
+    a: str
+    b: str
+    max_cards: int
+    states: int
+    shapes: list[list[str]]
+    findings: list[dict[str, Any]]
+    max_instances: int = field(default=0, metadata={"internal": True})
+
+
+@dataclass
+class ConsistencyResult(Result):
+    """The consistency report of the rules documents and the findings not in the baseline."""
+
+    documents: list[dict[str, Any]]
+    new: list[str]
+    accepted: list[str] = field(default_factory=list, metadata={"internal": True})
+    exit_code: int = field(default=0, metadata={"internal": True})
+
+
+@dataclass
+class ImportResult(Result):
+    """A card database imported into the catalog store, with its data report."""
+
+    source: str
+    store: str
+    report: dict[str, Any]
+    cards: int = field(default=0, metadata={"internal": True})
+
+
+@dataclass
+class FactsResult(Result):
+    """The facts a scenario becomes."""
+
+    file: str
+    facts: list[str]
+
+
+# -- loading and choices ------------------------------------------------------------------------------------
+
+def load(source: str | Path | dict[str, Any], name: str | None = None) -> Scenario:
+    """A scenario from a file path (`Path`), a YAML text (`str`) or plain data (`dict`); `name` is what errors
+    call it (default: the path, or `<string>` / `<data>`)."""
+    if isinstance(source, Path):
+        return scenario_from_data(load_file(source), name or str(source), source.stem)
+    if isinstance(source, str):
+        return scenario_from_data(load_text(source, name or "<string>"), name or "<string>")
+    if isinstance(source, dict):
+        return scenario_from_data(source, name or "<data>")
+    raise InputError(f"cannot read a scenario from {type(source).__name__}", field="source",
+                     expected="a Path, a YAML string or a dict")
+
+
+def _scenario(source: Scenario | str | Path | dict[str, Any]) -> Scenario:
+    return source if isinstance(source, Scenario) else load(source)
+
+
+def validate_choices(readings: dict[str, str] | None, profile: str | None) -> None:
+    """Every reading named exists in some game with that choice, and the profile exists."""
+    kbs = [kbase.load(g) for g in registry()]
+    for name, value in (readings or {}).items():
+        owner = next((kb for kb in kbs if name in kb.readings), None)
+        if owner is None:
+            raise InputError(f"unknown reading {name!r}", field="--reading", expected="a name from `pyengine readings`",
+                             suggestion=closest(name, [n for kb in kbs for n in kb.readings]))
+        check_readings({name: value}, owner, None, "--reading")
+    if profile:
+        profiles = {p for kb in kbs for p in kb.profiles}
+        if profile not in profiles:
+            raise InputError(f"unknown profile {profile!r}", field="--profile",
+                             expected="one of " + ", ".join(sorted(profiles)), suggestion=closest(profile, profiles))
+
+
+def _overrides(game: str, readings: dict[str, str] | None, profile: str | None) -> Choices:
+    """The profile's and the readings' choices that belong to this game (they win over the scenario's)."""
+    kb = kbase.load(game)
+    chosen: Choices = {}
+    if profile and profile in kb.profiles:
+        chosen.update(kb.profiles[profile])
+    chosen.update({n: v for n, v in (readings or {}).items() if n in kb.readings})
+    return chosen
+
+
+# -- answers ------------------------------------------------------------------------------------------------
+
+def _reasons(scenario: Scenario, reasons: list[Reason]) -> list[ReasonResult]:
+    kb = kbase.load(scenario.game.name)
+    return [ReasonResult(r.rule, str(r.evidence), scenario.game.describe(r.evidence, scenario.state),
+                         [Source(d, p) for d, p in kb.rules[r.rule].sources]) for r in reasons]
+
+
+def _play(scenario: Scenario, play: Play) -> PlayResult:
+    return PlayResult(play.id, scenario.game.describe_play(play.term, scenario.state), play.verdict, play.rule_ids,
+                      _reasons(scenario, play.reasons), play.rested_on)
+
+
+def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
+    """One engine answer as a result."""
+    q = answer.question
+    got = answer.play_sets() if answer.plays is not None else answer.verdict
+    return QuestionResult(q.id, q.kind, q.expect, got, not answer.failures(), answer.failures(), answer.rule_ids,
+                          _reasons(scenario, answer.reasons), answer.rested_on, answer.readings,
+                          None if answer.plays is None else [_play(scenario, p) for p in answer.plays])
+
+
+def _answers(scenario: Scenario, readings: dict[str, str] | None, profile: str | None) -> list[Answer]:
+    from pyengine.engine import answer as engine_answer
+
+    validate_choices(readings, profile)
+    return engine_answer(scenario, _overrides(scenario.game.name, readings, profile))
+
+
+def answer(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,
+           profile: str | None = None) -> ScenarioResult:
+    """Answer every question of a scenario, under its readings overlaid by `profile` and then `readings`."""
+    scenario = _scenario(source)
+    return ScenarioResult(scenario.path, scenario.title,
+                          [question_result(scenario, a) for a in _answers(scenario, readings, profile)])
+
+
+def explain(source: Scenario | str | Path | dict[str, Any], question: str | None = None,
+            readings: dict[str, str] | None = None, profile: str | None = None) -> Explanation:
+    """The answers with the explanation chain of each (only question `question` when given)."""
+    from pyengine.render import explain as render
+
+    scenario = _scenario(source)
+    answers = _answers(scenario, readings, profile)
+    if question is not None:
+        answers = [a for a in answers if a.question.id == question]
+        if not answers:
+            ids = [q.id for q in scenario.questions]
+            raise InputError(f"no question {question!r} in {scenario.path}", field="--question",
+                             expected="one of " + ", ".join(ids), suggestion=closest(question, ids))
+    return Explanation(scenario.path, scenario.title, [question_result(scenario, a) for a in answers],
+                       render(scenario, answers))
+
+
+def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = None,
+          readings: dict[str, str] | None = None, profile: str | None = None) -> Explanation:
+    """Every play open to `player` in the scenario's state (to each player when None), legal or not, with the
+    reasons; its questions are `plays` questions with ids `plays:PLAYER`, answered in one solve per reading
+    group. The scenario's own questions are not asked."""
+    from pyengine.render import explain as render
+
+    scenario = _scenario(source)
+    game = scenario.game
+    players = game.player_names(scenario.state) if player is None else [player]
+    questions = []
+    for name in players:
+        fields = Fields({"player": name}, scenario.path, "--player", {"player"})
+        questions.append(Question(f"plays:{name}", "plays", game.parse_question("plays", fields, scenario.state),
+                                  None, None, [], {}, None))
+    asked = replace(scenario, questions=questions)
+    answers = _answers(asked, readings, profile)
+    return Explanation(asked.path, asked.title, [question_result(asked, a) for a in answers], render(asked, answers))
+
+
+def _check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | list[str]:
+    """Check one scenario file: its result, or its input errors (run in worker processes too)."""
+    path, readings, profile = job
+    try:
+        return answer(Path(path), readings, profile)
+    except InputError as error:
+        return [str(e) for e in error.all()]
+
+
+def run_jobs(function: Callable[[Any], Any], jobs: list[Any], workers: int, progress: Progress | None = None) -> list[Any]:
+    """Run jobs in order, on `workers` processes when more than one; workers are recycled every 500 tasks,
+    because clingo keeps every symbol it has seen for the life of a process."""
+    results: list[Any] = []
+    if workers <= 1 or len(jobs) < 2:
+        for job in jobs:
+            results.append(function(job))
+            if progress:
+                progress(len(results), len(jobs))
+        return results
+    import multiprocessing
+
+    with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=500) as pool:
+        for result in pool.imap(function, jobs, chunksize=max(1, min(50, len(jobs) // (workers * 4)))):
+            results.append(result)
+            if progress:
+                progress(len(results), len(jobs))
+    return results
+
+
+def _raise_errors(results: list[Any]) -> None:
+    errors = [e for r in results if isinstance(r, list) for e in r]
+    if errors:
+        raise InputErrors([InputError(e) for e in errors])
+
+
+def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
+          jobs: int = 1, progress: Progress | None = None) -> CheckResult:
+    """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold; every
+    file's input errors are raised together, before anything is answered."""
+    validate_choices(readings, profile)
+    files = scenario_files([Path(p) for p in paths])
+    if not files:
+        raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
+    results = run_jobs(_check_file, [(str(f), readings, profile) for f in files], jobs, progress)
+    _raise_errors(results)
+    questions = [q for r in results for q in r.questions]
+    passed = sum(q.passed for q in questions)
+    return CheckResult(passed, len(questions) - passed, results)
+
+
+# -- decks --------------------------------------------------------------------------------------------------
+
+def _deck_result(scenario: Scenario, readings: Choices | None, profile: str | None) -> DeckResult:
+    [result] = _answers(scenario, readings, profile)
+    data = question_result(scenario, result)
+    return DeckResult(scenario.path, result.verdict == "valid", result.verdict, data.reasons, data.rested_on,
+                      data.readings)
+
+
+def validate_deck(source: str | Path | dict[str, Any], game: str | None = None, catalog: str | None = None,
+                  readings: dict[str, str] | None = None, profile: str | None = None) -> DeckResult:
+    """Validate a decklist: a file (YAML or text lines), or a dict built in memory (`game:`, `catalog:`, the
+    game's deck sections, e.g. `cards: ["4 Orc Pursuer (5C108)", ...]`, `ring_bearer:`)."""
+    from pyengine.decks import deck_from_data, load_deck
+
+    if isinstance(source, dict):
+        scenario = deck_from_data(dict(source), "<data>", "deck", game, catalog)
+    else:
+        scenario = load_deck(Path(source), game, catalog)
+    return _deck_result(scenario, readings, profile)
+
+
+def _deck_file(job: tuple[str, str | None, str | None, Choices | None, str | None]) -> DeckResult | list[str]:
+    """Validate one decklist file: its result, or its input errors (run in worker processes too)."""
+    path, game, catalog, readings, profile = job
+    try:
+        return validate_deck(Path(path), game, catalog, readings, profile)
+    except InputError as error:
+        return [str(e) for e in error.all()]
+
+
+def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: str | None = None,
+                readings: dict[str, str] | None = None, profile: str | None = None, jobs: int = 1,
+                progress: Progress | None = None) -> DecksResult:
+    """Validate decklist files; every file's input errors are raised together."""
+    validate_choices(readings, profile)
+    results = run_jobs(_deck_file, [(str(p), game, catalog, readings, profile) for p in paths], jobs, progress)
+    _raise_errors(results)
+    return DecksResult(results)
+
+
+# -- flip, readings, rules, cards, facts -------------------------------------------------------------------
+
+def flip(source: Scenario | str | Path | dict[str, Any], question: str, readings: dict[str, str] | None = None,
+         profile: str | None = None) -> FlipResult:
+    """The smallest change to the state that turns the verdict of `question` around."""
+    from pyengine.flip import flip as search_flip
+
+    scenario = _scenario(source)
+    validate_choices(readings, profile)
+    found = search_flip(scenario, question, _overrides(scenario.game.name, readings, profile))
+    if found is None:
+        return FlipResult(question, False)
+    kb = kbase.load(scenario.game.name)
+    return FlipResult(question, True, VerdictRules(found.before.verdict, found.before.rule_ids), found.changes,
+                      VerdictRules(found.verdict, sorted({r for r, _ in found.reasons})),
+                      [RuleStatement(r, kb.rules[r].text) for r in found.before.rule_ids])
+
+
+def _games(game: str | None) -> list[str]:
+    games = list(registry())
+    if game is not None and game not in games:
+        raise InputError(f"unknown game {game!r}", field="--game", expected="one of " + ", ".join(games),
+                         suggestion=closest(game, games))
+    return [game] if game else games
+
+
+def readings(game: str | None = None) -> ReadingsResult:
+    """Every reading (of one game, or of all), its choices, default, paragraphs and profiles."""
+    found = []
+    for name in _games(game):
+        kb = kbase.load(name)
+        document = registry()[name].document
+        for reading in sorted(kb.readings.values(), key=lambda r: r.name):
+            found.append(ReadingInfo(
+                name, reading.name, reading.text, reading.default,
+                [ChoiceInfo(c.value, c.text, document, c.paragraphs) for c in reading.choices.values()],
+                {p: v[reading.name] for p, v in sorted(kb.profiles.items()) if reading.name in v}))
+    return ReadingsResult(found)
+
+
+def rules(game: str | None = None) -> RulesResult:
+    """Every declared rule (of one game, or of all) with its statement and source paragraphs."""
+    found = []
+    for name in _games(game):
+        for rule in sorted(kbase.load(name).rules.values(), key=lambda r: r.id):
+            found.append(RuleInfo(name, rule.id, rule.text, [Source(d, p) for d, p in rule.sources],
+                                  [ReadingChoice(n, v) for n, v in rule.readings]))
+    return RulesResult(found)
+
+
+def card(game: str, reference: str, catalog: str = "builtin") -> CardInfo:
+    """The card a reference names in a catalog (`builtin`, or an imported one): an id, code, collector's info,
+    title (with subtitle) or alias; an unknown or ambiguous one raises InputError with suggestions."""
+    from pyengine.games.common import open_catalog
+
+    module = registry()[_games(game)[0]]
+    builtin = getattr(module, "builtin_catalog", None)
+    if builtin is None:
+        raise InputError(f"the game {game} has no card catalog", field="--game", expected="lotr or marvel")
+    found: Card = open_catalog(catalog, builtin).resolve(reference, field_name="card")
+    return CardInfo(found.id, found.label(), found.title, found.subtitle, found.unique, found.type, found.collinfo,
+                    list(found.aliases))
+
+
+def facts(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,
+          profile: str | None = None) -> FactsResult:
+    """The ASP facts a scenario's state and questions become (for implementers)."""
+    scenario = _scenario(source)
+    seen: list[str] = []
+    for a in _answers(scenario, readings, profile):
+        seen.extend(f for f in a.facts if f not in seen)
+    return FactsResult(scenario.path, seen)
+
+
+# -- searches, documents, imports ---------------------------------------------------------------------------
+
+def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str | None = None,
+               all_shapes: bool = False, max_cards: int = 3, max_instances: int | None = None, limit: int = 20,
+               out: str | Path | None = None, progress: Progress | None = None) -> EdgeCasesResult:
+    """The smallest states where two sides (`default`, a profile, or READING=CHOICE[,...]) disagree, or where
+    rule `decisive` alone decides a verdict; with `out`, each state is written there as a scenario file."""
+    import yaml
+
+    from pyengine.search import Side, parse_side, scenario_of, search
+
+    game = _games(game)[0]
+    if (compare is None) == (decisive is None):
+        raise InputError("say what to compare", field="--compare", expected="--compare A B, or --decisive RULE")
+    if compare is not None:
+        a, b = (parse_side(game, text) for text in compare)
+    else:
+        known = kbase.load(game).rules
+        if decisive not in known:
+            raise InputError(f"unknown rule {decisive!r}", field="--decisive", expected="a rule id (pyengine rules)",
+                             suggestion=closest(str(decisive), known))
+        a, b = Side("with"), Side(f"without {decisive}", without_rule=decisive)
+    instances = max_instances or max_cards
+    cap = 10_000 if all_shapes else limit
+    findings = search(game, a, b, max_cards, instances, cap, all_models=all_shapes,
+                      progress=(lambda n: progress(n, cap)) if progress else None)
+    shapes = sorted({s for f in findings for s in f.shapes})
+    folder = Path(out) if out else None
+    entries = []
+    for number, finding in enumerate(findings, 1):
+        scenario = scenario_of(game, finding, a, b, f"{game}: {a.label} against {b.label}, state {number}")
+        entry: dict[str, Any] = {"shapes": [list(s) for s in finding.shapes], "scenario": scenario}
+        if folder:
+            folder.mkdir(parents=True, exist_ok=True)
+            path = folder / f"{game}-{number:03d}.yaml"
+            path.write_text(yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True), encoding="utf-8")
+            entry["file"] = str(path)
+        entries.append(entry)
+    return EdgeCasesResult(game, a.label, b.label, max_cards, len(findings), [list(s) for s in shapes], entries,
+                           instances)
+
+
+def consistency(documents: list[str] | None = None, docs: str | Path | None = None,
+                scenarios: list[str | Path] | None = None, search_states: bool = True, deep: bool = False,
+                baseline: str | Path | None = None, write_baseline: str | Path | None = None) -> ConsistencyResult:
+    """Check the rules documents in `docs` against the knowledge base (coverage, drift, readings and rule
+    tensions with states, dead rules with `deep`, the Allies lint). With a baseline of accepted finding ids the
+    exit code is 1 when a finding is new; without one, 1 when a finding is an error."""
+    import yaml
+
+    from pyengine.consistency import check as run_check
+    from pyengine.consistency import games_documents
+
+    known = games_documents()
+    for document in documents or []:
+        if document not in known:
+            raise InputError(f"unknown document {document!r}", field="DOC", expected="one of " + ", ".join(known),
+                             suggestion=closest(document, known))
+    folder = Path(docs) if docs else None
+    if folder is None or not folder.is_dir():
+        raise InputError(f"no rules documents folder at {folder or '(none given)'}", field="--docs",
+                         expected="--docs DIR or PYENGINE_DOCS naming the folder of the rules documents")
+    paths = [Path(p) for p in (scenarios or ["examples", "tests/scenarios"])]
+    report = run_check(documents or known, folder, paths, search_states, deep)
+    accepted: set[str] = set()
+    if baseline:
+        data = load_file(Path(baseline))
+        if not isinstance(data, dict) or not isinstance(data.get("accepted"), list):
+            raise InputError("a baseline holds `accepted:`, a list of finding ids", file=str(baseline),
+                             expected="accepted: [reading:lotr_mumak_direction, ...]")
+        accepted = {str(i) for i in data["accepted"]}
+    found = [f for entry in report for f in entry["findings"]]
+    new = [f["id"] for f in found if f["id"] not in accepted]
+    if write_baseline:
+        Path(write_baseline).write_text(yaml.safe_dump({"accepted": sorted(f["id"] for f in found)}),
+                                        encoding="utf-8")
+    code = (1 if new else 0) if baseline else (1 if any(f["severity"] == "error" for f in found) else 0)
+    return ConsistencyResult(report, new, sorted(accepted) if baseline else [], code)
+
+
+def import_source(source: str, path: str | Path, progress: Progress | None = None) -> ImportResult:
+    """Import a public card database (`gemp`: GEMP's LOTR card files; `marvelsdb`: MarvelCDB's JSON) into the
+    catalog store, replacing that source's cards; the result carries the data report."""
+    from pyengine import store
+    from pyengine.importers import gemp, marvelsdb
+
+    sources = ("gemp", "marvelsdb")
+    if source not in sources:
+        raise InputError(f"unknown source {source!r}", field="source", expected="one of " + ", ".join(sources),
+                         suggestion=closest(source, sources))
+    root = Path(path)
+    if source == "gemp":
+        cards = gemp.read_cards(root, progress=progress)
+        report, game = gemp.report(cards), "lotr"
+    else:
+        cards, report = marvelsdb.read_cards(root, progress=progress)
+        game = "marvel"
+    written = store.write_source(source, game, str(root.resolve()), cards, report)
+    return ImportResult(source, str(written), report, len(cards))
+
