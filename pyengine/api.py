@@ -430,7 +430,8 @@ def _check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult |
         return [str(e) for e in error.all()]
 
 
-def run_jobs(function: Callable[[Any], Any], jobs: list[Any], workers: int, progress: Progress | None = None) -> list[Any]:
+def run_jobs(function: Callable[[Any], Any], jobs: list[Any], workers: int,
+             progress: Progress | None = None) -> list[Any]:
     """Run jobs in order, on `workers` processes when more than one; workers are recycled every 500 tasks,
     because clingo keeps every symbol it has seen for the life of a process."""
     results: list[Any] = []

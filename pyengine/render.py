@@ -23,7 +23,8 @@ def _play_lines(scenario: Scenario, answer: Answer) -> list[str]:
     kb = kbase.load(scenario.game.name)
     lines = []
     for play in answer.plays or []:
-        lines.append(f"  {play.verdict}: {play.id}: {scenario.game.describe_play(play.term, scenario.state)}")
+        words = scenario.game.describe_play(play.term, scenario.state)
+        lines.append(f"  {play.verdict}: {play.id}" + (f": {words}" if words != play.id else ""))
         for reason in play.reasons:
             paras = ", ".join(f"{d} {p}" for d, p in kb.rules[reason.rule].sources)
             lines.append(f"      <- {reason.rule} ({paras}): {scenario.game.describe(reason.evidence, scenario.state)}")

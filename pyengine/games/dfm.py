@@ -40,6 +40,33 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("lobelia", "exit"): {"place1": "region", "place2": "region", "move1": "move", "move2": "move"},
     ("faramir", "enter"): {"card": "card"}, ("faramir", "exit"): {"card": "card", "card2": "card"},
 }
+# Values a `plays` question fixes instead of trying every value (the Witch-king's mode decides whether a region
+# is chosen at all).
+FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "enter"): [{"mode": "nazgul"},
+                                                                                      {"mode": "unit"}]}
+# Choices a call may leave out (Lobelia's extra movements); a `plays` question tries the call without them.
+OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"}}
+
+
+def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str]]]]:
+    """Every call a `plays` question tries, as (ally, effect, fixed choices, open choices with their kinds); the
+    Warg's exit once for each ally it may copy, with that ally's exit choices."""
+    templates = []
+    for (ally, effect), choices in CHOICES.items():
+        if (ally, effect) == ("warg", "exit"):
+            continue
+        for fixed in FIXED_MODES.get((ally, effect), [{}]):
+            skip = OPTIONAL_CHOICES.get((ally, effect), set()) | set(fixed)
+            if fixed.get("mode") == "nazgul":
+                skip.add("region")
+            templates.append((ally, effect, fixed, [(n, k) for n, k in choices.items() if n not in skip]))
+    for copied in ALLIES:
+        for _, _, fixed, slots in [t for t in templates if t[0] == copied and t[1] == "exit"]:
+            templates.append(("warg", "exit", {"copy": copied, **fixed}, slots))
+    return templates
+
+
+TEMPLATES = call_templates()
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
@@ -62,6 +89,19 @@ def _quote(value: Any) -> str:
     return asp_string(str(value))
 
 
+def _value_words(value: clingo.Symbol) -> str:
+    """A choice's value in a play id: a region by name, a card c(R, C) as R.C, a connection c(A, B) as A-B."""
+    if value.type == clingo.SymbolType.String:
+        return value.string
+    if value.type == clingo.SymbolType.Number:
+        return str(value.number)
+    if value.name == "c" and len(value.arguments) == 2:
+        a, b = (_value_words(v) for v in value.arguments)
+        joiner = "." if value.arguments[0].type == clingo.SymbolType.Number else "-"
+        return f"{a}{joiner}{b}"
+    return str(value)
+
+
 class Dfm:
     name = "dfm"
     document = "dfm_allies"
@@ -70,7 +110,8 @@ class Dfm:
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
     input_predicates: ClassVar[set[str]] = {
         "chapter", "last_step", "init", "init_num", "given_tokens", "token_gone", "connected", "act", "choice",
-        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "faction", "opponent",
+        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "try_call",
+        "try_fixed", "try_slot", "faction", "opponent",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
@@ -79,14 +120,16 @@ class Dfm:
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
+        "plays": ("questions.lp", "plays.lp"),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"}, "allowed": {"at", "player", "call", "effect", *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
+        "plays": {"player", "at"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "action": ("done", "refused"), "allowed": ("legal", "illegal"), "value": None, "tokens": None,
-        "pairing": None, "setup": ("valid", "invalid"),
+        "pairing": None, "setup": ("valid", "invalid"), "plays": None,
     }
 
     # -- reading a scenario -------------------------------------------------------------------------------
@@ -240,6 +283,11 @@ class Dfm:
             return params
         if kind == "pairing":
             return {"ally": fields.choice("ally", tuple(ALLIES), required=True)}
+        if kind == "plays":
+            at = fields.whole("at", steps, minimum=0)
+            if at > steps:
+                raise fields.error("at", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            return {"player": fields.choice("player", FACTIONS, required=True), "at": at}
         if kind == "allowed":
             at = fields.whole("at", 0, minimum=0)
             if at > steps:
@@ -281,21 +329,25 @@ class Dfm:
         return f"{name}({','.join(map(str, words))})" if words else name
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
-        """Questions about a hypothetical call need a timeline of their own."""
-        return (params["at"], params["action"][0], tuple(params["action"][1])) if kind == "allowed" else None
+        """Questions about a hypothetical call, and every action open at a moment, need a timeline of their own."""
+        if kind == "allowed":
+            return (params["at"], params["action"][0], tuple(params["action"][1]))
+        return ("plays", params["at"]) if kind == "plays" else None
 
     # -- facts ---------------------------------------------------------------------------------------------
 
     def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
         out = ["faction(fellowship). faction(sauron).", *state.facts]
         timeline = [(a, c) for a, c, _ in state.actions]
+        players = [self._player(a) for a in state.actions]
         hypothetical = [p for _, k, p in questions if k == "allowed"]
+        cut = [p["at"] for _, k, p in questions if k == "plays"]
         if hypothetical:
             at, action = hypothetical[0]["at"], hypothetical[0]["action"]
             timeline = [*timeline[:at], (action[0], action[1])]
-        players = [self._player(a) for a in state.actions]
-        if hypothetical:
-            players = [*players[:hypothetical[0]["at"]], self._player(hypothetical[0]["action"])]
+            players = [*players[:at], self._player(action)]
+        elif cut:
+            timeline, players = timeline[:cut[0]], players[:cut[0]]
         out.append(f"last_step({len(timeline)}).")
         for step, ((term, choices), player) in enumerate(zip(timeline, players, strict=True)):
             out.append(f"act({step},{player},{term}).")
@@ -316,7 +368,44 @@ class Dfm:
                 out.append(f"q_pairing({q},{params['ally']}).")
             elif kind == "setup":
                 out.append(f"q_setup({q}).")
+            elif kind == "plays":
+                out.append(f"q_plays({q},{params['player']}).")
+                out.extend(self._template_facts(q, params["player"]))
         return out
+
+    def _template_facts(self, q: str, player: str) -> list[str]:
+        """The calls a `plays` question of this player tries: its allies' templates (numbered in TEMPLATES)."""
+        out = []
+        for number, (ally, effect, fixed, slots) in enumerate(TEMPLATES):
+            if ALLIES[ally] != player:
+                continue
+            out.append(f"try_call({q},{number},{ally},{effect}).")
+            out.extend(f"try_fixed({q},{number},{name},{value})." for name, value in fixed.items())
+            out.extend(f"try_slot({q},{number},{index},{name},{kind})."
+                       for index, (name, kind) in enumerate(slots, 1))
+        return out
+
+    def player_names(self, state: State) -> list[str]:
+        """The two sides, the Fellowship first."""
+        return list(FACTIONS)
+
+    def play_id(self, term: clingo.Symbol, state: State) -> str:
+        """An action a `plays` question tried, play(Q, O), as the words of a scenario action: `take 1.2 play`,
+        `end_turn`, `move_nazgul`, `call elrond enter race=elves`."""
+        option = term.arguments[1]
+        if option.name == "take":
+            row, col, use = option.arguments
+            return f"take {row.number}.{col.number} {use.name}"
+        if option.name != "call":
+            return option.name
+        ally, effect, fixed, slots = TEMPLATES[option.arguments[0].number]
+        values = [f"{n}={v}" for n, v in fixed.items()]
+        values += [f"{name}={_value_words(value)}" for (name, _), value in zip(slots, option.arguments[1:],
+                                                                               strict=False)]
+        return " ".join(["call", ally, effect, *values])
+
+    def describe_play(self, term: clingo.Symbol, state: State) -> str:
+        return self.play_id(term, state)
 
     def _player(self, action: tuple[str, list[str], str]) -> str:
         return action[2].split(" ", 1)[0]
