@@ -142,7 +142,8 @@ class ScenarioResult(Result):
 
 @dataclass
 class Explanation(ScenarioResult):
-    """The answers with the explanation chain in words (verdict <- rule <- paragraph <- state) in `text`."""
+    """The answers to a scenario's questions; `text` (not in the JSON) is the explanation chain in words,
+    verdict <- rule <- paragraph <- state, as `pyengine explain` prints it."""
 
     text: str = field(default="", metadata={"internal": True})
 
@@ -518,7 +519,7 @@ def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: s
 def flip(source: Scenario | str | Path | dict[str, Any], question: str, readings: dict[str, str] | None = None,
          profile: str | None = None) -> FlipResult:
     """The smallest change to the state that turns the verdict of `question` around."""
-    from pyengine.flip import flip as search_flip
+    from pyengine.flip_search import flip as search_flip
 
     scenario = _scenario(source)
     validate_choices(readings, profile)
@@ -637,8 +638,8 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
     exit code is 1 when a finding is new; without one, 1 when a finding is an error."""
     import yaml
 
-    from pyengine.consistency import check as run_check
-    from pyengine.consistency import games_documents
+    from pyengine.document_checks import check as run_check
+    from pyengine.document_checks import games_documents
 
     known = games_documents()
     for document in documents or []:

@@ -114,7 +114,7 @@ def test_missing_documents_folder_is_an_input_error(cli, tmp_path: Path) -> None
 
 
 def test_deep_search_tells_explanatory_rules_from_deciding_ones() -> None:
-    from pyengine.consistency import deep_findings
+    from pyengine.document_checks import deep_findings
 
     findings = {f.id: f for f in deep_findings("lotr_unique")}
     assert "explanatory:lotr_stacked_not_in_play" in findings

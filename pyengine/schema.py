@@ -1,0 +1,73 @@
+"""JSON Schemas, version 1: of scenario files (pyengine/schemas/scenario.schema.json, written by hand, for editors
+that validate and complete YAML), and of every command's `--json` output, derived from the API's result
+dataclasses so that the schema and the output cannot drift apart."""
+
+from __future__ import annotations
+
+import json
+import types
+import typing
+from dataclasses import fields, is_dataclass
+from pathlib import Path
+from typing import Any
+
+from pyengine import api
+
+SCHEMA_VERSION = 1
+DIALECT = "https://json-schema.org/draft/2020-12/schema"
+
+# The result each command prints with --json (`answer` is `explain --json`, the answers to a scenario).
+OUTPUTS: dict[str, type] = {
+    "answer": api.Explanation, "check": api.CheckResult, "plays": api.Explanation, "deck": api.DecksResult,
+    "flip": api.FlipResult, "readings": api.ReadingsResult, "rules": api.RulesResult,
+    "edge-cases": api.EdgeCasesResult, "consistency": api.ConsistencyResult, "import": api.ImportResult,
+    "facts": api.FactsResult,
+}
+SCALARS = {str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"}, float: {"type": "number"}}
+
+
+def _type_schema(hint: Any, defs: dict[str, Any]) -> dict[str, Any]:
+    """The schema of one type hint; dataclasses go to `$defs` and are referenced."""
+    if hint is Any:
+        return {}
+    if hint in SCALARS:
+        return dict(SCALARS[hint])
+    origin, args = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (typing.Union, types.UnionType):
+        return {"anyOf": [_type_schema(a, defs) if a is not type(None) else {"type": "null"} for a in args]}
+    if origin is list:
+        return {"type": "array", "items": _type_schema(args[0], defs)}
+    if origin is dict:
+        return {"type": "object", "additionalProperties": _type_schema(args[1], defs)}
+    if is_dataclass(hint):
+        _define(hint, defs)
+        return {"$ref": f"#/$defs/{hint.__name__}"}
+    raise TypeError(f"no JSON Schema for {hint!r}")
+
+
+def _define(cls: type, defs: dict[str, Any]) -> None:
+    """Add the object schema of a result dataclass (its JSON fields, the ones never left out required)."""
+    if cls.__name__ in defs:
+        return
+    defs[cls.__name__] = {}
+    hints = typing.get_type_hints(cls, vars(api))
+    properties, required = {}, []
+    for f in fields(cls):
+        if f.metadata.get("internal"):
+            continue
+        properties[f.name] = _type_schema(hints[f.name], defs)
+        if not f.metadata.get("omit_none"):
+            required.append(f.name)
+    defs[cls.__name__] = {"type": "object", "description": " ".join((cls.__doc__ or "").split()),
+                          "properties": properties, "required": required, "additionalProperties": False}
+
+
+def schema(name: str) -> dict[str, Any]:
+    """The JSON Schema of scenario files (`scenario`) or of a command's --json output (its name)."""
+    if name == "scenario":
+        return json.loads(Path(__file__).with_name("schemas").joinpath("scenario.schema.json").read_text("utf-8"))
+    defs: dict[str, Any] = {}
+    _define(OUTPUTS[name], defs)
+    root = defs.pop(OUTPUTS[name].__name__)
+    return {"$schema": DIALECT, "$id": f"urn:pyengine:schema:{name}:{SCHEMA_VERSION}",
+            "title": f"pyengine {name} --json output, version {SCHEMA_VERSION}", **root, "$defs": defs}
