@@ -4,7 +4,8 @@ the ratio to a baseline measured in the same run. Not part of the timed test run
     python benchmarks/run.py [--quick] [--json]
 
 Figures: one query, warm, on states of 2x20, 2x100 and 2x500 card instances drawn from the GEMP catalog
-(imported from ../shared/data when present, else the built-in one) against the plain-Python baseline; the
+(imported from ../shared/data when present, else the built-in one) against the plain-Python baseline; every
+play of a player (`plays`) against one `play` question on the same 2x20 state with seven cards in hand; the
 command line cold (process start to exit); batch `pyengine check` over generated scenarios and `pyengine
 deck` over generated decklists on all cores (scenarios per second) with the peak resident memory; the
 edge-case search (LOTR default against gemp) at 4, 5 and 6 cards: the first smallest state and every shape.
@@ -91,6 +92,26 @@ def bench_queries(catalog: str, cards: list[Any], sizes: list[int], repeats: int
     return results
 
 
+def bench_plays(catalog: str, cards: list[Any], repeats: int) -> list[dict[str, Any]]:
+    """Every play of a player (`plays`, one solve) against one `play` question, on the same 2x20 state with seven
+    cards in the first player's hand; the ratio is plays over play."""
+    rng = random.Random(11)
+    data = generated_state(rng, catalog, cards, 20)
+    hand = data["players"]["p1"]["hand"]
+    others = [i for zone, items in data["players"]["p1"].items() if zone != "hand" for i in items]
+    data["players"]["p1"] = {"hand": (hand + others)[:7], "play": (hand + others)[7:]}
+    one = scenario_from_data(data, "<2x20 play>")
+    every = scenario_from_data({**data, "questions": [{"id": "all", "ask": "plays", "player": "p1"}]}, "<2x20 plays>")
+    [result] = answer(every)
+    assert result.plays is not None and len(result.plays) >= 7
+    answer(one)
+    play = median_ms(lambda: answer(one), repeats)
+    plays = median_ms(lambda: answer(every), repeats)
+    return [{"name": "play_2x20_one_question", "median_ms": round(play, 3), "baseline_ms": None, "ratio": None},
+            {"name": "plays_2x20_seven_in_hand", "median_ms": round(plays, 3), "baseline_ms": round(play, 3),
+             "ratio": round(plays / play, 2), "plays": len(result.plays)}]
+
+
 def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "pyengine", *args]
 
@@ -150,6 +171,7 @@ def main(argv: list[str] | None = None) -> int:
     catalog, cards = catalog_cards()
     jobs = str(os.cpu_count() or 1)
     results = bench_queries(catalog, cards, [20] if quick else [20, 100, 500], 5 if quick else 30)
+    results += bench_plays(catalog, cards, 5 if quick else 50)
     with tempfile.TemporaryDirectory(prefix="pyengine-bench-") as tmp:
         folder = Path(tmp)
         results.append(bench_cold(catalog, cards, folder, 2 if quick else 7))

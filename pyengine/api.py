@@ -307,13 +307,15 @@ class FactsResult(Result):
 
 def load(source: str | Path | dict[str, Any], name: str | None = None) -> Scenario:
     """A scenario from a file path (`Path`), a YAML text (`str`) or plain data (`dict`); `name` is what errors
-    call it (default: the path, or `<string>` / `<data>`)."""
+    call it (default: the path, or `<string>` / `<data>`). A table may come without questions, to be asked
+    with `plays`."""
     if isinstance(source, Path):
-        return scenario_from_data(load_file(source), name or str(source), source.stem)
+        return scenario_from_data(load_file(source), name or str(source), source.stem, questions_required=False)
     if isinstance(source, str):
-        return scenario_from_data(load_text(source, name or "<string>"), name or "<string>")
+        return scenario_from_data(load_text(source, name or "<string>"), name or "<string>",
+                                  questions_required=False)
     if isinstance(source, dict):
-        return scenario_from_data(source, name or "<data>")
+        return scenario_from_data(source, name or "<data>", questions_required=False)
     raise InputError(f"cannot read a scenario from {type(source).__name__}", field="source",
                      expected="a Path, a YAML string or a dict")
 
@@ -423,10 +425,12 @@ def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = N
 
 
 def _check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | list[str]:
-    """Check one scenario file: its result, or its input errors (run in worker processes too)."""
+    """Check one scenario file (it must ask questions): its result, or its input errors (run in workers too)."""
+    from pyengine.scenario import load_scenario
+
     path, readings, profile = job
     try:
-        return answer(Path(path), readings, profile)
+        return answer(load_scenario(Path(path)), readings, profile)
     except InputError as error:
         return [str(e) for e in error.all()]
 

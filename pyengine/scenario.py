@@ -106,8 +106,10 @@ def load_scenario(path: Path) -> Scenario:
     return scenario_from_data(load_file(path), str(path), path.stem)
 
 
-def scenario_from_data(data: Any, file: str, default_title: str = "scenario") -> Scenario:
-    """Validate a scenario given as data (from a file, or built by a test or a search)."""
+def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
+                       questions_required: bool = True) -> Scenario:
+    """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
+    (`pyengine plays`, the API) may come without questions."""
     games = registry()
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
     game_name = head.choice("game", sorted(games), required=True)
@@ -123,7 +125,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario") ->
                          expected="a smaller state, or a higher --max-instances")
     seen: set[str] = set()
     items = list(top.items("questions"))
-    if not items:
+    if not items and questions_required:
         raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
     for index, (item, line, column, where) in enumerate(items, 1):
         q = Fields(item, file, where, QUESTION_FIELDS | set().union(*game.question_fields.values()),

@@ -16,6 +16,7 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
     results = {r["name"]: r for r in json.loads(result.stdout)["results"]}
     assert results["query_2x20"]["median_ms"] > 0 and results["query_2x20"]["ratio"] > 0
     assert results["cli_cold_check_one_scenario"]["median_ms"] > 0
+    assert results["plays_2x20_seven_in_hand"]["ratio"] > 0 and results["plays_2x20_seven_in_hand"]["plays"] >= 7
     batch = next(r for name, r in results.items() if name.startswith("batch_check_"))
     assert batch["items"] == 100 and batch["per_second"] > 0 and batch["peak_rss_mb"] > 0
     assert any(name.startswith("batch_deck_") for name in results)
