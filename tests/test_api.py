@@ -174,3 +174,25 @@ def test_the_scenario_schema_refuses_what_the_engine_refuses(change: dict, where
     assert list(validator.iter_errors(data)), where
     with pytest.raises(pyengine.InputError):
         pyengine.answer(data)
+
+
+def test_searches_documents_and_imports_through_the_api(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    found = api.edge_cases("lotr", compare=("default", "lotr_dead_pile_scope=any_player"), max_cards=2,
+                           out=tmp_path / "found")
+    assert found.states >= 1 and all(Path(f["file"]).is_file() for f in found.findings)
+    assert pyengine.check([tmp_path / "found"]).failed == 0
+    _valid("edge-cases", found.to_dict())
+    docs = ROOT.parent / "shared" / "docs"
+    if docs.is_dir():
+        report = api.consistency(["marvel_unique"], docs, search_states=False)
+        assert report.exit_code == 0 and report.documents[0]["covered"] == report.documents[0]["normative"]
+        _valid("consistency", report.to_dict())
+    monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
+    (tmp_path / "cards").mkdir()
+    (tmp_path / "cards" / "set.hjson").write_text(
+        "{\n  1_1: {\n    title: Test Blade\n    unique: true\n    side: free_people\n    type: Possession\n  }\n}\n",
+        encoding="utf-8")
+    imported = api.import_source("gemp", tmp_path / "cards")
+    assert imported.cards == 1 and imported.report["entries"] == 1
+    _valid("import", imported.to_dict())
+    assert pyengine.card("lotr", "Test Blade", catalog="gemp").unique
