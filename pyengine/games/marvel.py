@@ -40,7 +40,7 @@ class Instance:
     card: Card
     owner: str
     zone: str
-    face: str | None = None
+    face: Card | None = None
 
 
 @dataclass
@@ -83,6 +83,9 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
     if alter_ego:
         out += [f"alter_ego_name({c},{asp_string(title_key(alter_ego))}).",
                 f"alter_ego_loose({c},{asp_string(loose_key(alter_ego))})."]
+    for a, b in card.extra.get("person_aliases") or []:
+        out += [f"person_alias({asp_string(title_key(a))},{asp_string(title_key(b))}).",
+                f"person_alias_loose({asp_string(loose_key(a))},{asp_string(loose_key(b))})."]
     return tuple(out)
 
 
@@ -96,7 +99,8 @@ class Marvel(CardGame):
     input_predicates: ClassVar[set[str]] = {
         "card", "card_type", "name", "name_loose", "subtitle", "subtitle_loose", "printed_unique", "deck_limit",
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
-        "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays"}
+        "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays", "person_alias",
+        "person_alias_loose"}
     # The state predicates `pyengine flip` may change (rules/flip/marvel.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
@@ -151,8 +155,9 @@ class Marvel(CardGame):
                 card = self._resolve(state, ident.require("card", "a hero card"), ident, "card", hero=True)
                 if card.type != "hero":
                     raise ident.error("card", f"{card.label()} is of type {card.type}", expected="a hero card")
+                face = self._face_up(state, ident, card)
                 self._add(state, ident, Instance(ident.text("id") or f"{player}.identity", card, player, "identity",
-                                                 ident.choice("face", FACES, default="hero")))
+                                                 face))
             for zone in ZONES:
                 self._zone(state, zones, zone, player)
         encounter = fields.sub("encounter", {"play"})
@@ -162,6 +167,27 @@ class Marvel(CardGame):
             if decks.has(player):
                 state.decks[player] = self._deck(state, decks.sub(player, {"identity", "cards"}), None)
         return state
+
+    def _face_up(self, state: State, ident: Fields, card: Card) -> Card:
+        """The face an identity shows: `hero` (the card named), `alter_ego`, or the code or name of a hero form."""
+        faces = self.faces(card, state.catalog)
+        wanted = ident.text("face") or "hero"
+        if wanted == "hero":
+            return card
+        if wanted == "alter_ego":
+            alter_egos = [face for face, kind in faces if kind == "alter_ego"]
+            if not alter_egos:
+                raise ident.error("face", f"{card.label()} has no alter-ego card", expected="hero or a hero form")
+            return alter_egos[0]
+        key = title_key(wanted)
+        found = [face for face, _ in faces if wanted == face.id or key in {title_key(n) for n in face.names()}]
+        if len(found) != 1:
+            names = [face.id for face, _ in faces] + [face.full_name for face, _ in faces]
+            raise ident.error("face", f"{wanted!r} is not one face of {card.label()}",
+                              expected="hero, alter_ego, or the code or name of a hero form: "
+                                       + ", ".join(f"{f.id} ({f.full_name})" for f, _ in faces),
+                              suggestion=closest(wanted, [*FACES, *names]))
+        return found[0]
 
     def _add(self, state: State, fields: Fields, instance: Instance) -> None:
         if instance.id in state.instances:
@@ -255,7 +281,7 @@ class Marvel(CardGame):
                 for face, kind in self.faces(inst.card, state.catalog):
                     cards[face.id] = face
                     out.append(f"face_card({i},{asp_string(face.id)},{kind}).")
-                out.append(f"face_up({i},{inst.face}).")
+                out.append(f"face_up({i},{asp_string(inst.face.id if inst.face else inst.card.id)}).")
         for qid, kind, params in questions:
             q = asp_string(qid)
             out.append(f"question({q},{kind}).")
@@ -322,7 +348,8 @@ class Marvel(CardGame):
             if owner == ENCOUNTER:
                 encounter.append(entry)
             elif zone == "identity":
-                players[owner]["identity"] = {**entry, "face": pairs["face_up"][instance]}
+                face = "hero" if pairs["face_up"][instance] == card else "alter_ego"
+                players[owner]["identity"] = {**entry, "face": face}
             else:
                 players[owner].setdefault(zone, []).append(entry)
         state: dict[str, Any] = {"game": "marvel", "cards": cards, "players": players}
@@ -349,7 +376,8 @@ class Marvel(CardGame):
 
     def describe_instance(self, inst: Any) -> str:
         if inst.zone == "identity":
-            return f"{inst.owner}'s identity {inst.card.label()} [{inst.id}], {inst.face} face up"
+            face = inst.face or inst.card
+            return f"{inst.owner}'s identity {inst.card.label()} [{inst.id}], {face.label()} face up"
         owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
         return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
 

@@ -101,7 +101,34 @@ def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]
         cards.append(Card(id=code, title=entry["name"], subtitle=entry.get("subname") or None,
                           unique=entry.get("is_unique") is True, type=kind, aliases=tuple(dict.fromkeys(names)),
                           extra=extra))
+    for variant in person_variants(cards):
+        for code in variant["cards"]:
+            pairs = next(c for c in cards if c.id == code).extra.setdefault("person_aliases", [])
+            if variant["names"] not in pairs:
+                pairs.append(variant["names"])
     return cards
+
+
+def person_variants(cards: list[Card]) -> list[dict[str, Any]]:
+    """One person spelt two ways: a hero's alter ego and a same-named ally's subtitle whose words are one a part
+    of the other (Greer Nelson, Greer Grant Nelson), with the cards that carry either spelling."""
+    by_id = {c.id: c for c in cards}
+    allies_by_title: dict[str, list[Card]] = defaultdict(list)
+    for card in cards:
+        if card.type == "ally" and card.subtitle:
+            allies_by_title[card.title].append(card)
+    found = []
+    for hero in (c for c in cards if c.type == "hero"):
+        alter_ego = by_id.get(hero.extra.get("alter_ego") or "")
+        if alter_ego is None:
+            continue
+        for ally in allies_by_title.get(hero.title, []):
+            a, b = title_key(alter_ego.title).split(), title_key(ally.subtitle or "").split()
+            if a != b and (set(a) <= set(b) or set(b) <= set(a)):
+                found.append({"hero": hero.id, "alter_ego": alter_ego.title, "ally": ally.id,
+                              "subtitle": ally.subtitle, "names": [alter_ego.title, ally.subtitle],
+                              "cards": [hero.id, alter_ego.id, ally.id]})
+    return found
 
 
 def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -> tuple[list[Card], dict[str, Any]]:
@@ -126,17 +153,13 @@ def report(raw: dict[str, dict], translated: dict[str, dict], cards: list[Card])
     spelling = [sorted(group) for group in by_loose.values() if len({title_key(t) for t in group}) > 1]
     heroes = {c.id: c for c in cards if c.type == "hero"}
     by_id = {c.id: c for c in cards}
-    person_variants = []
+    variants = person_variants(cards)
     german_respellings = []
     for hero in heroes.values():
         alter_ego = by_id.get(hero.extra.get("alter_ego") or "")
         if alter_ego is None:
             continue
         for ally in (c for c in cards if c.type == "ally" and c.title == hero.title and c.subtitle):
-            a, b = title_key(alter_ego.title).split(), title_key(ally.subtitle or "").split()
-            if a != b and (set(a) <= set(b) or set(b) <= set(a)):
-                person_variants.append({"hero": hero.id, "alter_ego": alter_ego.title, "ally": ally.id,
-                                        "subtitle": ally.subtitle})
             german = translated.get(ally.id, {}).get("subname")
             if german and german != alter_ego.title and difflib.SequenceMatcher(None, german,
                                                                                  alter_ego.title).ratio() > 0.85:
@@ -159,7 +182,11 @@ def report(raw: dict[str, dict], translated: dict[str, dict], cards: list[Card])
                                                          and e.get("faction_code") != "encounter"
                                                          and e.get("deck_limit") == 1),
         "names_differing_only_in_spelling": sorted(spelling),
-        "alter_ego_and_ally_subtitle_variants": person_variants,
+        "alter_ego_and_ally_subtitle_variants": [{k: v[k] for k in ("hero", "alter_ego", "ally", "subtitle")}
+                                                 for v in variants],
+        "person_groups": sorted({tuple(sorted(v["names"])) for v in variants}),
+        "hero_forms": [{"hero": h.id, "title": h.title, "forms": h.extra["forms"]}
+                       for h in sorted(heroes.values(), key=lambda c: c.id) if h.extra.get("forms")],
         "german_respellings_of_alter_egos": german_respellings,
         "unique_characters_without_german_entry": sum(1 for e in characters if e["code"] not in translated),
         "identities_without_alter_ego": sorted(h.id for h in heroes.values() if not h.extra.get("alter_ego")),
