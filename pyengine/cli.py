@@ -220,8 +220,8 @@ def _print_marvelsdb_report(report: dict[str, Any]) -> None:
     for v in report["alter_ego_and_ally_subtitle_variants"]:
         print(f"one person spelt two ways: alter ego {v['alter_ego']!r} of {v['hero']}, "
               f"ally {v['ally']} subtitled {v['subtitle']!r}")
-    print("person groups (reading marvel_person_spelling): "
-          + "; ".join(" / ".join(group) for group in report["person_groups"]))
+    groups = "; ".join(" / ".join(group) for group in report["person_groups"])
+    print(f"person groups (reading marvel_person_spelling): {groups}")
     print("hero forms: " + "; ".join(f"{h['hero']} {h['title']}: {', '.join(h['forms'])}" for h in report["hero_forms"]))
     for v in report["german_respellings_of_alter_egos"]:
         print(f"German re-spelling: ally {v['ally']} subtitled {v['german_subtitle']!r}, alter ego {v['alter_ego']!r}")

@@ -37,7 +37,7 @@ BAD_INPUTS = {
     "wrong_field.yaml": ("5:30", "unknown field 'wonuds'", "did you mean 'wounds'"),
     "wrong_type.yaml": ("5:30", "got 'many'", "whole number"),
     "marvel_identity_not_hero.yaml": ("4:16", "is of type ally", "expected a hero card"),
-    "marvel_unknown_face.yaml": ("4:30", "'villain'", "expected one of hero, alter_ego"),
+    "marvel_unknown_face.yaml": ("4:30", "'villain'", "expected hero, alter_ego, or the code or name of a hero form"),
     "marvel_unknown_player.yaml": ("6:34", "'bob'", "expected one of alice"),
     "instance_in_two_zones.yaml": ("6:13", "used twice (also in alice's play area)"),
     "heal_unknown_discard.yaml": ("7:30", "no instance 'b2'", "did you mean 'b'"),

@@ -69,7 +69,7 @@ def test_marvel_decklist_counts_the_identity(cli) -> None:
     [deck] = json.loads(out)["decks"]
     assert code == 1
     rules = sorted(r["rule"] for r in deck["reasons"])
-    assert rules == ["marvel_deck_identity_counts"]
+    assert rules == ["marvel_deck_identity_counts", "marvel_deck_uniqueness_only"]
     code, out, _ = cli("deck", str(path), "--game", "marvel", "--profile", "marvelcdb", "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 0 and deck["verdict"] == "valid"
@@ -80,5 +80,6 @@ def test_readings_lists_every_marvel_reading(cli) -> None:
     readings = {r["reading"]: r for r in json.loads(out)["readings"]}
     assert code == 0
     assert set(readings) == {"marvel_no_subtitle_scope", "marvel_alter_ego_person", "marvel_plain_ally_vs_alter_ego",
-                             "marvel_identity_faces", "marvel_minion_scope", "marvel_name_spelling", "marvel_deck_key"}
+                             "marvel_identity_faces", "marvel_minion_scope", "marvel_name_spelling", "marvel_deck_key",
+                             "marvel_person_spelling"}
     assert readings["marvel_deck_key"]["profiles"] == {"marvelcdb": "card_code"}

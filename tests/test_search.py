@@ -83,9 +83,9 @@ def test_bad_sides_are_input_errors(cli) -> None:
     ("tests/scenarios/lotr/dead_pile.yaml", "dead-ally-stops-follower-of-its-title", "illegal", "legal",
      'removed("gaffer-ally")'),
     ("tests/scenarios/marvel/hero_and_ally.yaml", "ally-peter-beside-hero-peter", "illegal", "legal",
-     'face("peter",hero,alter_ego)'),
+     'face("peter","01001a","01001b")'),
     ("tests/scenarios/marvel/minions.yaml", "revealed-spider-man-minion", "discarded", "enters_play",
-     'face("peter",hero,alter_ego)'),
+     'face("peter","01001a","01001b")'),
     ("tests/scenarios/dfm/tokens_short.yaml", "enter-needs-a-token", "refused", "done",
      "value(tok(fellowship),0,1)"),
 ])

@@ -52,13 +52,16 @@ def resolve_card(catalog: Catalog, ref: Any, fields: Fields, key: str,
 
 
 def describe_card_param(value: Any, instances: dict[str, Any]) -> str | None:
-    """A question parameter in words: an instance with its card, a card by its label, or a list of cards."""
+    """A question parameter in words: an instance with its card, a card by its label, a list of cards, or each
+    player's card."""
     if isinstance(value, str) and value in instances:
         return f"{value} ({instances[value].card.label()})"
     if isinstance(value, Card):
         return value.label()
     if isinstance(value, list) and all(isinstance(v, Card) for v in value):
         return " + ".join(v.label() for v in value)
+    if isinstance(value, dict) and value and all(isinstance(v, Card) for v in value.values()):
+        return ", ".join(f"{owner}: {card.label()}" for owner, card in value.items())
     return None
 
 

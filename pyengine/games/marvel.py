@@ -25,7 +25,10 @@ TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade",
 ZONES = ("play", "hand", "deck", "discard")
 FACES = ("hero", "alter_ego")
 CATALOGS = ("builtin", "marvelsdb")
-CARD_FIELDS = {"id", "title", "subtitle", "unique", "type", "alter_ego", "forms", "deck_limit", "aliases"}
+CARD_FIELDS = {"id", "title", "subtitle", "unique", "type", "alter_ego", "forms", "deck_limit", "aliases",
+               "person_aliases", "abilities"}
+# Abilities a hypothetical card may declare (rules/marvel/card_text.lp): a word, or {puts_into_play: NAME}.
+ABILITIES = ("discards_same_named_ally", "puts_into_play")
 ENCOUNTER = "encounter"
 
 
@@ -49,18 +52,42 @@ class State:
     players: list[str] = field(default_factory=list)
     instances: dict[str, Instance] = field(default_factory=dict)
     decks: dict[str, dict[str, Any]] = field(default_factory=dict)
+    # A card named in a decklist by the code of one of its reprints: card id -> the code the user wrote.
+    written: dict[str, str] = field(default_factory=dict)
 
 
 def parse_card(fields: Fields, hypothetical: bool) -> Card:
     """One card record, from the built-in catalog or a scenario's `cards:` list."""
     forms = [str(f) for f, *_ in fields.items("forms")]
     aliases = tuple(str(a) for a, *_ in fields.items("aliases"))
+    persons = []
+    for item, line, column, path in fields.items("person_aliases"):
+        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(n, str) and n.strip() for n in item)):
+            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                             expected="two spellings of one person, e.g. [Greer Nelson, Greer Grant Nelson]")
+        persons.append([str(n) for n in item])
     limit = fields.whole("deck_limit", -1, minimum=-1)
     return Card(id=fields.text("id", required=True) or "", title=fields.text("title", required=True) or "",
                 subtitle=fields.text("subtitle"), unique=fields.flag("unique", False),
                 type=fields.choice("type", TYPES, required=True) or "", hypothetical=hypothetical, aliases=aliases,
-                extra={"alter_ego": fields.text("alter_ego"), "forms": forms,
-                       **({"deck_limit": limit} if limit >= 0 else {})})
+                extra={"alter_ego": fields.text("alter_ego"), "forms": forms, "abilities": _abilities(fields),
+                       **({"deck_limit": limit} if limit >= 0 else {}),
+                       **({"person_aliases": persons} if persons else {})})
+
+
+def _abilities(fields: Fields) -> list[list[str]]:
+    """A hypothetical card's abilities as [kind] or [puts_into_play, NAME]."""
+    found = []
+    for item, line, column, path in fields.items("abilities"):
+        if isinstance(item, dict) and list(item) == ["puts_into_play"] and isinstance(item["puts_into_play"], str):
+            found.append(["puts_into_play", item["puts_into_play"]])
+        elif item == "discards_same_named_ally":
+            found.append([item])
+        else:
+            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                             expected="discards_same_named_ally, or {puts_into_play: NAME}",
+                             suggestion=closest(str(item), ABILITIES))
+    return found
 
 
 @cache
@@ -83,6 +110,9 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
     if alter_ego:
         out += [f"alter_ego_name({c},{asp_string(title_key(alter_ego))}).",
                 f"alter_ego_loose({c},{asp_string(loose_key(alter_ego))})."]
+    for ability in card.extra.get("abilities") or []:
+        kind = ability[0] if len(ability) == 1 else f"{ability[0]}({asp_string(title_key(ability[1]))})"
+        out.append(f"card_ability({c},{kind}).")
     for a, b in card.extra.get("person_aliases") or []:
         out += [f"person_alias({asp_string(title_key(a))},{asp_string(title_key(b))}).",
                 f"person_alias_loose({asp_string(loose_key(a))},{asp_string(loose_key(b))})."]
@@ -100,27 +130,28 @@ class Marvel(CardGame):
         "card", "card_type", "name", "name_loose", "subtitle", "subtitle_loose", "printed_unique", "deck_limit",
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
         "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays", "person_alias",
-        "person_alias_loose"}
+        "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face"}
     # The state predicates `pyengine flip` may change (rules/flip/marvel.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
-        "play": ("play.lp",), "coexist": ("play.lp",), "deck": ("deck.lp",), "reveal": ("minions.lp",),
-        "put_into_play": ("minions.lp",), "plays": ("play.lp", "plays.lp"),
+        "play": ("play.lp",), "coexist": ("play.lp",), "deck": ("deck.lp",), "reveal": ("play.lp", "card_text.lp", "minions.lp"),
+        "put_into_play": ("play.lp", "card_text.lp", "minions.lp"), "identities": ("identities.lp",), "plays": ("play.lp", "plays.lp"),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance"},
         "coexist": {"cards", "in"},
         "deck": {"player"},
         "reveal": {"card", "player"},
-        "put_into_play": {"card", "player"},
+        "put_into_play": {"card", "player", "via"},
         "plays": {"player"},
+        "identities": {"players"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "coexist": ("yes", "no"), "deck": ("valid", "invalid"),
         "reveal": ("enters_play", "discarded"), "put_into_play": ("enters_play", "fails"),
-        "plays": None,
+        "plays": None, "identities": ("yes", "no"),
     }
 
     # -- reading a scenario -------------------------------------------------------------------------------
@@ -216,7 +247,10 @@ class Marvel(CardGame):
                     count, ref = (int(match[1]), match[2].strip()) if match else (1, item.strip())
                     item = {"card": ref, "count": count}
                 entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
-                card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
+                written = entry.require("card", "a card reference")
+                card = self._resolve(state, written, entry, "card")
+                if str(written) in card.extra.get("codes", []):
+                    state.written[card.id] = str(written)
                 entries.append((card, entry.whole("count", 1, minimum=1)))
             except InputError as error:
                 if errors is None:
@@ -244,9 +278,21 @@ class Marvel(CardGame):
             return dict(state.decks[player])
         if kind == "plays":
             return {"player": fields.choice("player", state.players, required=True)}
+        if kind == "identities":
+            chosen = fields.sub("players", {str(p) for p in fields.mapping("players")})
+            heroes = {str(p): self._resolve(state, chosen.raw(str(p)), chosen, str(p), hero=True)
+                      for p in fields.mapping("players")}
+            for player, hero in heroes.items():
+                if hero.type != "hero":
+                    raise chosen.error(player, f"{hero.label()} is of type {hero.type}", expected="a hero card")
+            if len(heroes) < 2:
+                raise fields.error("players", f"got {len(heroes)} choice(s)",
+                                   expected="a mapping of at least two players to hero cards")
+            return {"players": heroes}
         if kind in ("reveal", "put_into_play"):
             card = self._resolve(state, fields.require("card", "an encounter card"), fields, "card")
-            return {"card": card, "player": fields.choice("player", state.players, required=True)}
+            via = self._resolve(state, fields.raw("via"), fields, "via") if fields.has("via") else None
+            return {"card": card, "player": fields.choice("player", state.players, required=True), "via": via}
         cards = [self._resolve(state, ref, fields, "cards") for ref, *_ in fields.items("cards")]
         if len(cards) != 2:
             raise fields.error("cards", f"got {len(cards)} cards", expected="a list of exactly two cards")
@@ -290,6 +336,12 @@ class Marvel(CardGame):
                 out.append(f"q_play({q},{asp_string(params['instance'])},{asp_string(owner)}).")
             elif kind == "plays":
                 out.append(f"q_plays({q},{asp_string(params['player'])}).")
+            elif kind == "identities":
+                for player, hero in params["players"].items():
+                    out.append(f"q_identity({q},{asp_string(player)},{asp_string(hero.id)}).")
+                    for face, _ in self.faces(hero, state.catalog):
+                        cards[face.id] = face
+                        out.append(f"q_identity_face({q},{asp_string(player)},{asp_string(face.id)}).")
             elif kind == "coexist":
                 a, b = params["cards"]
                 cards[a.id], cards[b.id] = a, b
@@ -299,6 +351,9 @@ class Marvel(CardGame):
                 cards[card.id] = card
                 predicate = "q_reveal" if kind == "reveal" else "q_put_into_play"
                 out.append(f"{predicate}({q},{asp_string(card.id)},{asp_string(params['player'] or '')}).")
+                if params.get("via") is not None:
+                    cards[params["via"].id] = params["via"]
+                    out.append(f"q_via({q},{asp_string(params['via'].id)}).")
             elif kind == "deck":
                 totals: dict[str, int] = {}
                 for card, count in params["entries"]:
@@ -352,6 +407,10 @@ class Marvel(CardGame):
                 players[owner]["identity"] = {**entry, "face": face}
             else:
                 players[owner].setdefault(zone, []).append(entry)
+        aliases = [[person(k1), person(k2)] for k1, k2 in sorted(rows.get("alias", []))]
+        if aliases:
+            for record in cards:
+                record["person_aliases"] = [list(pair) for pair in aliases]
         state: dict[str, Any] = {"game": "marvel", "cards": cards, "players": players}
         if encounter:
             state["encounter"] = {"play": encounter}
@@ -381,6 +440,14 @@ class Marvel(CardGame):
         owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
         return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
 
+    def describe(self, evidence: clingo.Symbol, state: Any) -> str:
+        """As for every card game; a card named by a reprint's code is shown by that code."""
+        if evidence.name == "card" and evidence.arguments and evidence.arguments[0].string in state.written:
+            card = state.catalog.get(evidence.arguments[0].string)
+            dot = "\u2022" if card.unique else ""
+            return f"{dot}{card.full_name} ({state.written[card.id]}, a reprint of {card.id})"
+        return super().describe(evidence, state)
+
     def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
         args = evidence.arguments
         if evidence.name in ("shows", "face") and len(args) == 2:
@@ -388,6 +455,8 @@ class Marvel(CardGame):
             return f"{self.describe(args[0], state)} {verb} {self.describe(args[1], state)}"
         if evidence.name == "count" and len(args) == 2:
             return f"{args[1].number} copies of {self.describe(args[0], state)}"
+        if evidence.name == "scope":
+            return "the verdict covers the uniqueness rules of marvel_unique only, not deck size or aspects"
         return str(evidence)
 
 
