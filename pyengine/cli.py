@@ -222,7 +222,8 @@ def _print_marvelsdb_report(report: dict[str, Any]) -> None:
               f"ally {v['ally']} subtitled {v['subtitle']!r}")
     groups = "; ".join(" / ".join(group) for group in report["person_groups"])
     print(f"person groups (reading marvel_person_spelling): {groups}")
-    print("hero forms: " + "; ".join(f"{h['hero']} {h['title']}: {', '.join(h['forms'])}" for h in report["hero_forms"]))
+    forms = "; ".join(f"{h['hero']} {h['title']}: {', '.join(h['forms'])}" for h in report["hero_forms"])
+    print(f"hero forms: {forms}")
     for v in report["german_respellings_of_alter_egos"]:
         print(f"German re-spelling: ally {v['ally']} subtitled {v['german_subtitle']!r}, alter ego {v['alter_ego']!r}")
     print(f"unique characters without a German entry: {report['unique_characters_without_german_entry']}")

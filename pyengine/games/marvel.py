@@ -136,8 +136,9 @@ class Marvel(CardGame):
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
-        "play": ("play.lp",), "coexist": ("play.lp",), "deck": ("deck.lp",), "reveal": ("play.lp", "card_text.lp", "minions.lp"),
-        "put_into_play": ("play.lp", "card_text.lp", "minions.lp"), "identities": ("identities.lp",), "plays": ("play.lp", "plays.lp"),
+        "play": ("play.lp",), "coexist": ("play.lp",), "deck": ("deck.lp",),
+        "reveal": ("play.lp", "card_text.lp", "minions.lp"), "put_into_play": ("play.lp", "card_text.lp", "minions.lp"),
+        "identities": ("identities.lp",), "plays": ("play.lp", "plays.lp"),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance"},
@@ -394,6 +395,14 @@ class Marvel(CardGame):
                 record["alter_ego"] = f"c{alter_egos[card]}"
             if [card, 1] in rows.get("deck_limit", []):
                 record["deck_limit"] = 1
+            abilities: list[Any] = []
+            for fact in facts:
+                if fact.name == "card_ability" and fact.arguments[0].number == card:
+                    ability = fact.arguments[1]
+                    abilities.append({"puts_into_play": person(ability.arguments[0].arguments[0].number)}
+                                     if ability.arguments else ability.name)
+            if abilities:
+                record["abilities"] = abilities
             cards.append(record)
         players: dict[str, dict[str, Any]] = {"p1": {}, "p2": {}}
         encounter: list[dict[str, Any]] = []
@@ -426,9 +435,16 @@ class Marvel(CardGame):
             return {"ask": "play", "instance": f"i{args[0]}"}
         if term.name == "coexist":
             return {"ask": "coexist", "cards": [f"c{args[0]}", f"c{args[1]}"], "in": args[2]}
+        if term.name == "identities":
+            chosen = {fact.arguments[1].name: f"c{fact.arguments[2].number}" for fact in facts
+                      if fact.name == "q_identity"}
+            return {"ask": "identities", "players": dict(sorted(chosen.items()))}
         if term.name in ("reveal", "put"):
-            return {"ask": "reveal" if term.name == "reveal" else "put_into_play", "card": f"c{args[0]}",
-                    "player": "p1"}
+            question = {"ask": "reveal" if term.name == "reveal" else "put_into_play", "card": f"c{args[0]}",
+                        "player": "p1"}
+            via = [f"c{fact.arguments[1].number}" for fact in facts
+                   if fact.name == "q_via" and fact.arguments[0] == term]
+            return question | ({"via": via[0]} if via else {})
         return {"ask": "deck", "player": "p1"}
 
     # -- explanations --------------------------------------------------------------------------------------
