@@ -35,6 +35,19 @@ def test_import_report_counts_and_anomalies(cli, tmp_path: Path,
     assert {"hero": "56001a", "alter_ego": "Greer Nelson", "ally": "01051",
             "subtitle": "Greer Grant Nelson"} in report["alter_ego_and_ally_subtitle_variants"]
     assert any(v["german_subtitle"] == "Erik Lensherr" for v in report["german_respellings_of_alter_egos"])
+    assert ["Greer Grant Nelson", "Greer Nelson"] in report["person_groups"]
+    forms = {h["hero"]: h["forms"] for h in report["hero_forms"]}
+    assert forms["42001a"] == ["42001c"] and forms["29001a"] == ["29002a", "29003a"]
+
+
+@needs_data
+def test_a_deck_names_the_reprint_code_the_user_wrote(cli, tmp_path: Path) -> None:
+    path = tmp_path / "hawkeye.txt"
+    path.write_text("Identity: 01001a\n1 03012\n1 01066\n", encoding="utf-8")
+    code, out, _ = cli("deck", str(path), "--game", "marvel", "--catalog", "marvelsdb")
+    assert code == 1
+    assert "2 copies of \u2022Hawkeye, Clint Barton (03012, a reprint of 01066)" in out
+    assert "marvel_deck_uniqueness_only" in out
 
 
 @needs_data
