@@ -14,6 +14,7 @@ import clingo
 from clingo import ast
 
 from pyengine import kb as kbase
+from pyengine.asp import Const, fact
 from pyengine.games import registry
 from pyengine.limits import bounded_solve
 from pyengine.resources import facts_dir, rules_dir
@@ -116,6 +117,11 @@ def effective_readings(scenario: Scenario, question: Question, overrides: dict[s
     return readings
 
 
+def reading_facts(readings: dict[str, str], predicate: str = "reading_chosen") -> list[str]:
+    """The reading choices in force, as facts (named readings and choices, checked when they were read)."""
+    return [fact(predicate, Const(name), Const(value)) for name, value in readings.items()]
+
+
 def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Symbol]:
     """Ground and solve the encodings these question kinds need, with these facts; the stable model's atoms."""
     control = clingo.Control(["--warn=none"])
@@ -143,7 +149,7 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
     for key, questions in groups.items():
         readings = dict(key[0])
         facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
-        facts.extend(f"reading_chosen({name},{value})." for name, value in readings.items())
+        facts.extend(reading_facts(readings))
         symbols = solve(scenario.game.name, facts, frozenset(q.kind for q in questions))
         undeclared = sorted({str(s.arguments[1]) for s in symbols if s.name == "reason"} - set(kb.rules))
         if undeclared:

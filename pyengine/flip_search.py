@@ -12,7 +12,8 @@ import clingo
 from clingo import ast
 
 from pyengine import kb as kbase
-from pyengine.engine import Answer, answer, effective_readings, program
+from pyengine.asp import render, symbol, term
+from pyengine.engine import Answer, answer, effective_readings, program, reading_facts
 from pyengine.errors import InputError, closest
 from pyengine.limits import bounded_solve
 from pyengine.resources import rules_dir
@@ -52,7 +53,7 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
     [before] = [a for a in answer(scenario, overrides) if a.question.id == question_id]
     readings = effective_readings(scenario, question, overrides)
     facts = game.facts(scenario.state, [(question.id, question.kind, question.params)])
-    facts += [f"reading_chosen({n},{v})." for n, v in readings.items()]
+    facts += reading_facts(readings)
     control = clingo.Control(["--warn=none", "--opt-mode=opt"])
     prefix = _Prefix(set(game.flip_predicates))
     with ast.ProgramBuilder(control) as builder:
@@ -60,8 +61,8 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
             builder.add(statement)
         ast.parse_string(flip_file.read_text(encoding="utf-8"), builder.add)
         ast.parse_string("\n".join(facts), lambda statement: builder.add(prefix(statement)))
-    control.add("base", [], f":- verdict({clingo.String(question.id)}, {before.verdict}).\n#show change/1.\n"
-                            "#show verdict/2.\n#show reason/3.")
+    forbidden = render(term("verdict", question.id, symbol(before.verdict or "none")))
+    control.add("base", [], ":- " + forbidden + ".\n#show change/1.\n#show verdict/2.\n#show reason/3.")
     control.ground([("base", [])])
     satisfiable, best = bounded_solve(control, "the search for a change")
     if not satisfiable:

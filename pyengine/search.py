@@ -21,7 +21,8 @@ import clingo
 from clingo import ast
 
 from pyengine import kb as kbase
-from pyengine.engine import program_files
+from pyengine.asp import Const, fact, render, symbol
+from pyengine.engine import program_files, reading_facts
 from pyengine.errors import InputError, closest
 from pyengine.games import registry
 from pyengine.limits import LimitError, bounded_solve, limits
@@ -120,7 +121,7 @@ def _world(game: str, suffix: str, without_rule: str | None) -> list[ast.AST]:
 def _reading_facts(game: str, side: Side, suffix: str) -> str:
     kb = kbase.load(game)
     chosen = {name: r.default for name, r in kb.readings.items()} | side.readings
-    return "\n".join(f"reading_chosen_{suffix}({n},{v})." for n, v in chosen.items())
+    return "\n".join(reading_facts(chosen, f"reading_chosen_{suffix}"))
 
 
 def shape_rules(game: str, a: Side, b: Side) -> list[str]:
@@ -155,8 +156,8 @@ def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limi
         control.add("base", [], Path(rules_dir(), "search", "compare.lp").read_text(encoding="utf-8"))
         control.add("base", [], generator.read_text(encoding="utf-8"))
         control.add("base", [], _reading_facts(game, a, "a") + "\n" + _reading_facts(game, b, "b"))
-        control.add("base", [], "\n".join(f"known_shape({k},{va},{vb},{r})." for k, va, vb, r in known))
-        control.add("base", [], "\n".join(f"shape_rule({r})." for r in shape_rules(game, a, b)))
+        control.add("base", [], "\n".join(fact("known_shape", *map(symbol, shape)) for shape in known))
+        control.add("base", [], "\n".join(fact("shape_rule", Const(r)) for r in shape_rules(game, a, b)))
         control.ground([("base", [])])
         try:
             satisfiable, best = bounded_solve(control, "the search", max(0.1, deadline - time.monotonic()))
@@ -181,18 +182,18 @@ def _finding(symbols: Iterable[clingo.Symbol]) -> Finding:
     verdicts: dict[str, dict[str, str]] = {"a": {}, "b": {}}
     reasons: dict[str, dict[str, list[str]]] = {"a": {}, "b": {}}
     facts, differs = [], []
-    for symbol in symbols:
-        name = symbol.name
+    for atom in symbols:
+        name = atom.name
         if name == "shape":
-            shapes.append(tuple(str(a) for a in symbol.arguments))  # type: ignore[arg-type]
+            shapes.append(tuple(str(a) for a in atom.arguments))  # type: ignore[arg-type]
         elif name in ("verdict_a", "verdict_b"):
-            verdicts[name[-1]][str(symbol.arguments[0])] = str(symbol.arguments[1])
+            verdicts[name[-1]][str(atom.arguments[0])] = str(atom.arguments[1])
         elif name in ("reason_a", "reason_b"):
-            reasons[name[-1]].setdefault(str(symbol.arguments[0]), []).append(str(symbol.arguments[1]))
+            reasons[name[-1]].setdefault(str(atom.arguments[0]), []).append(str(atom.arguments[1]))
         elif name == "differs":
-            differs.append(str(symbol.arguments[0]))
+            differs.append(str(atom.arguments[0]))
         else:
-            facts.append(symbol)
+            facts.append(atom)
     for side in reasons.values():
         for key in side:
             side[key] = sorted(set(side[key]))
@@ -245,7 +246,7 @@ def fires_somewhere(game: str, rule: str, max_cards: int, max_instances: int) ->
     control.add("base", [], re.sub(r"#minimize[^.]*\.", "", generator, flags=re.S))
     readings = dict(kbase.load(game).rules[rule].readings[:1])
     control.add("base", [], _reading_facts(game, Side("rule's reading", readings), "a"))
-    control.add("base", [], f"fires :- reason_a(_, {rule}, _). :- not fires.")
+    control.add("base", [], "fires :- reason_a(_, R, _), R = " + render(Const(rule)) + ". :- not fires.")
     control.ground([("base", [])])
     try:
         return bounded_solve(control, "the search for a firing state")[0]

@@ -10,11 +10,13 @@ from typing import Any, ClassVar
 
 import clingo
 
+from pyengine.asp import Const, Term, Value, fact, term
 from pyengine.errors import InputError
 from pyengine.fields import Fields
-from pyengine.text import asp_string
 
 FACTIONS = ("fellowship", "sauron")
+# Layout rows and columns, and fluent arguments that are numbers, lie between 1 and this.
+MAX_POSITION = 100
 ALLIES = {"witch_king": "sauron", "shelob": "sauron", "chieftain": "sauron", "balrog": "sauron", "warg": "sauron",
           "cave_troll": "sauron", "grima": "sauron", "tom_bombadil": "fellowship", "goldberry": "fellowship",
           "elrond": "fellowship", "arwen": "fellowship", "boromir": "fellowship", "lobelia": "fellowship",
@@ -22,6 +24,9 @@ ALLIES = {"witch_king": "sauron", "shelob": "sauron", "chieftain": "sauron", "ba
 RACES = ("dwarves", "men", "elves", "hobbits", "wizards", "ents")
 ALLY_STATES = ("hidden", "revealed", "entered", "set_aside", "by_warg")
 TOKEN_PLACES = ("fellowship", "sauron", "box", "spent", "nazgul")
+# Where else Power tokens may lie, with the kinds of the location's arguments.
+TOKEN_LOCATIONS = {"stack": ("race",), "tile": ("region",), "connection": ("region", "region"),
+                   "card": ("number", "number")}
 # The choices each effect takes: name -> kind of value (region, race, tile, connection, card, ally, mode, move).
 CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("witch_king", "enter"): {"mode": "mode", "region": "region"}, ("witch_king", "exit"): {"region": "region"},
@@ -75,6 +80,12 @@ NUMERIC = {"tokens": 2, "coins": 1, "reserve": 0, "units": 2, "nazgul": 0, "stac
            "discard_pile": 0}
 BOOLEAN = {"turn": 1, "called": 1, "taken": 2, "open_tile": 1, "owned": 2, "locked": 2, "locked_by": 2,
            "blocked": 3, "protected": 2, "forced": 4, **{s: 2 for s in ALLY_STATES}}
+# The game's own names: written bare in a fluent, any other text is a name of the state (a region).
+VOCABULARY = {*FACTIONS, *RACES, *ALLIES, "any", "discard", "play", "enter", "exit"}
+
+
+# An action: its act/3 term, its choices (name, value), and its words.
+Action = tuple[Value, list[tuple[str, Value]], str]
 
 
 @dataclass
@@ -82,11 +93,16 @@ class State:
     chapter: int
     turn: str
     facts: list[str] = field(default_factory=list)
-    actions: list[tuple[str, list[str], str]] = field(default_factory=list)  # (act term, choice facts, words)
+    actions: list[Action] = field(default_factory=list)
 
 
-def _quote(value: Any) -> str:
-    return asp_string(str(value))
+def _fits(value: Any, kind: str) -> bool:
+    """Whether a fluent argument is of its kind: a race, a region name, or a layout number."""
+    if kind == "race":
+        return value in RACES
+    if kind == "number":
+        return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_POSITION
+    return isinstance(value, str) and bool(value)
 
 
 def _value_words(value: clingo.Symbol) -> str:
@@ -139,7 +155,7 @@ class Dfm:
         if chapter > 3:
             raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3")
         state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship")
-        state.facts += [f"chapter({chapter}).", f"init(turn({state.turn}))."]
+        state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
         self._state(state, fields.sub("state", STATE_FIELDS))
         for index, (item, line, column, path) in enumerate(fields.items("actions")):
             action = Fields(item, fields.file, path, ACTION_FIELDS, line or 0, column or 0)
@@ -147,26 +163,30 @@ class Dfm:
         return state
 
     def _numbers(self, fields: Fields, key: str, keys: tuple[str, ...] | None) -> dict[str, int]:
+        """A mapping of names to whole numbers; names are one of `keys`, or (None) any text."""
+        for name in fields.mapping(key):
+            if not isinstance(name, str):
+                raise fields.sub(key, set()).error(str(name), f"got {name!r}", expected="a name (text)")
         sub = fields.sub(key, set(keys) if keys else set(fields.mapping(key)))
         return {str(k): sub.whole(str(k), 0, minimum=0) for k in fields.mapping(key)}
 
     def _state(self, state: State, fields: Fields) -> None:
         facts = state.facts
         for place, n in self._numbers(fields, "tokens", TOKEN_PLACES).items():
-            facts += [f"init_num(tok({place}),{n}).", f"given_tokens({place})."]
-        for key, name in (("tokens_gone", "token_gone"), ("taken", "init_taken")):
+            facts += [fact("init_num", term("tok", Const(place)), n), fact("given_tokens", Const(place))]
+        for key in ("tokens_gone", "taken"):
             for item, line, column, path in fields.items(key):
                 row, col = self._position(item, fields, path, line, column)
-                facts.append(f"token_gone({row},{col})." if name == "token_gone" else f"init(taken({row},{col})).")
+                facts.append(fact("token_gone", row, col) if key == "tokens_gone"
+                             else fact("init", term("taken", row, col)))
         for player, n in self._numbers(fields, "coins", FACTIONS).items():
-            facts.append(f"init_num(coins({player}),{n}).")
-        facts.append(f"init_num(reserve,{fields.whole('reserve', 30, minimum=0)}).")
-        facts.append(f"init_num(nazgul,{fields.whole('nazgul', 0, minimum=0)}).")
-        facts.append(f"init_num(discard_pile,{fields.whole('discard_pile', 0, minimum=0)}).")
+            facts.append(fact("init_num", term("coins", Const(player)), n))
+        for name, default in (("reserve", 30), ("nazgul", 0), ("discard_pile", 0)):
+            facts.append(fact("init_num", Const(name), fields.whole(name, default, minimum=0)))
         for race, n in self._numbers(fields, "stacks", RACES).items():
-            facts.append(f"init_num(stack({race}),{n}).")
+            facts.append(fact("init_num", term("stack", Const(race)), n))
         for player, n in self._numbers(fields, "grey", FACTIONS).items():
-            facts.append(f"init_num(grey({player}),{n}).")
+            facts.append(fact("init_num", term("grey", Const(player)), n))
         allies = fields.sub("allies", set(FACTIONS))
         for player in FACTIONS:
             sub = allies.sub(player, set(ALLY_STATES))
@@ -175,62 +195,61 @@ class Dfm:
                     if item not in ALLIES:
                         raise InputError(f"unknown ally {item!r}", file=fields.file, line=line, column=column,
                                          field=path, expected="one of " + ", ".join(ALLIES))
-                    facts.append(f"init({status}({player},{item})).")
+                    facts.append(fact("init", term(status, Const(player), Const(item))))
         units = fields.sub("units", set(FACTIONS))
         alliance = fields.sub("alliance", set(FACTIONS))
         for player in FACTIONS:
             for region, n in self._numbers(units, player, None).items():
-                facts.append(f"init_num(units({player},{_quote(region)}),{n}).")
+                facts.append(fact("init_num", term("units", Const(player), region), n))
             for race, n in self._numbers(alliance, player, RACES).items():
-                facts.append(f"init_num(alliance({player},{race}),{n}).")
+                facts.append(fact("init_num", term("alliance", Const(player), Const(race)), n))
         for item, line, column, path in fields.items("connections"):
             if not (isinstance(item, list) and len(item) == 2 and all(isinstance(r, str) for r in item)):
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="a pair of region names, e.g. [gondor, rohan]")
-            facts.append(f"connected({_quote(item[0])},{_quote(item[1])}).")
+            facts.append(fact("connected", item[0], item[1]))
         for item, line, column, path in fields.items("flags"):
-            term = self._fluent_term(item, fields, "flags")
-            if term.split("(")[0] not in BOOLEAN:
+            fluent = self._fluent_term(item, fields, "flags")
+            if fluent.name not in BOOLEAN:
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="a true/false fluent such as [locked, elves, fellowship]")
-            facts.append(f"init({term}).")
+            facts.append(fact("init", fluent))
         for item, line, column, path in fields.items("tiles"):
             if not isinstance(item, str):
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="a region tile name")
-            facts.append(f"init(open_tile({_quote(item)})).")
+            facts.append(fact("init", term("open_tile", item)))
 
     def _position(self, item: Any, fields: Fields, path: str, line: int | None, column: int | None) -> tuple[int, int]:
-        if (isinstance(item, list) and len(item) == 2 and all(isinstance(n, int) and not isinstance(n, bool) and n > 0
-                                                            for n in item)):
+        if (isinstance(item, list) and len(item) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) and 0 < n <= MAX_POSITION for n in item)):
             return item[0], item[1]
         raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                          expected="a layout position [row, card], counted from 1 at the top left")
 
-    def _choice(self, action: Fields, name: str, kind: str) -> str:
+    def _choice(self, action: Fields, name: str, kind: str) -> Value:
+        """A choice's value as a typed term: a region or tile by name, a race, mode or ally, a card c(R, C), a
+        connection c(A, B) or a move m(A, B)."""
         value = action.raw(name)
         line, column = action.data.key_at(name) if hasattr(action.data, "key_at") else (None, None)
         where = {"file": action.file, "line": line, "column": column, "field": action.name(name)}
         if kind in ("region", "tile"):
             if not isinstance(value, str):
                 raise InputError(f"got {value!r}", expected=f"a {kind} name", **where)
-            return _quote(value)
-        if kind == "race":
-            return action.choice(name, RACES) or ""
-        if kind == "mode":
-            return action.choice(name, ("nazgul", "unit")) or ""
-        if kind == "ally":
-            return action.choice(name, tuple(ALLIES)) or ""
+            return value
+        if kind in ("race", "mode", "ally"):
+            words = {"race": RACES, "mode": ("nazgul", "unit"), "ally": tuple(ALLIES)}[kind]
+            return Const(action.choice(name, words, required=True) or "")
         if kind == "card":
             row, col = self._position(value, action, action.name(name), line, column)
-            return f"c({row},{col})"
+            return term("c", row, col)
         if kind in ("connection", "move"):
             if not (isinstance(value, list) and len(value) == 2 and all(isinstance(r, str) for r in value)):
                 raise InputError(f"got {value!r}", expected="a pair of region names [from, to]", **where)
-            return f"{'c' if kind == 'connection' else 'm'}({_quote(value[0])},{_quote(value[1])})"
+            return term("c" if kind == "connection" else "m", value[0], value[1])
         raise AssertionError(kind)
 
-    def _action(self, action: Fields, index: int) -> tuple[str, list[str], str]:
+    def _action(self, action: Fields, index: int) -> Action:
         """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
         player = action.choice("player", FACTIONS, required=True) or ""
         kinds = [k for k in ("call", "take", "end_turn", "move_nazgul") if action.has(k)]
@@ -249,21 +268,21 @@ class Dfm:
                 if name not in allowed:
                     raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
                                        expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
-                choices.append(f"choice(STEP,{name},{self._choice(action, name, allowed[name])}).")
+                choices.append((name, self._choice(action, name, allowed[name])))
             missing = [n for n in allowed if n not in action.data and not (ally == "lobelia" and n.startswith("move"))
                        and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
             if missing:
                 raise action.error(missing[0], f"{ally}'s {effect} effect needs the choice {missing[0]!r}",
                                    expected=f"{missing[0]}: a {allowed[missing[0]]}")
-            return f"call({ally},{effect})", choices, f"{player} calls {ally} ({effect})"
+            return term("call", Const(ally), Const(effect)), choices, f"{player} calls {ally} ({effect})"
         if kind == "take":
             line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
             row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
             use = action.choice("use", ("play", "discard"), default="play")
-            return f"take({row},{col},{use})", [], f"{player} takes card {row}.{col} to {use}"
+            return term("take", row, col, Const(use or "play")), [], f"{player} takes card {row}.{col} to {use}"
         if not action.flag(kind, True):
             raise action.error(kind, "is false", expected=f"{kind}: true")
-        return kind, [], f"{player} {kind.replace('_', ' ')}"
+        return Const(kind), [], f"{player} {kind.replace('_', ' ')}"
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         steps = len(state.actions)
@@ -279,7 +298,7 @@ class Dfm:
             params: dict[str, Any] = {"after": after}
             if kind == "value":
                 params["of"] = self._fluent(fields)
-                params["numeric"] = params["of"].split("(")[0] in (*NUMERIC, "tok")
+                params["numeric"] = params["of"].name in (*NUMERIC, "tok")
             return params
         if kind == "pairing":
             return {"ally": fields.choice("ally", tuple(ALLIES), required=True)}
@@ -297,36 +316,40 @@ class Dfm:
                                                       at)}
         return {}
 
-    def _fluent(self, fields: Fields) -> str:
+    def _fluent(self, fields: Fields) -> Term:
         raw = fields.require("of", "a fluent such as [tokens, fellowship] or [units, sauron, gondor]")
         return self._fluent_term(raw, fields, "of")
 
-    def _fluent_term(self, raw: Any, fields: Fields, key: str) -> str:
-        """A fluent written as a list ([units, sauron, gondor]) as an ASP term, every name validated or quoted."""
+    def _fluent_term(self, raw: Any, fields: Fields, key: str) -> Term:
+        """A fluent written as a list ([units, sauron, gondor]) as a typed term: names of the game's vocabulary
+        as constants, whole numbers in range as numbers, anything else (a region) as text."""
         if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
             raise fields.error(key, f"got {raw!r}", expected="a list such as [tokens, fellowship]")
         name, args = raw[0], raw[1:]
-        if name == "tokens" and args and args[0] in ("stack", "tile", "connection", "card"):
-            inner = {"stack": lambda a: f"stack({a[0]})", "tile": lambda a: f"tile({_quote(a[0])})",
-                     "connection": lambda a: f"conn({_quote(a[0])},{_quote(a[1])})",
-                     "card": lambda a: f"card({int(a[0])},{int(a[1])})"}[args[0]]
-            try:
-                return f"tok({inner(args[1:])})"
-            except (IndexError, ValueError, TypeError):
-                raise fields.error(key, f"got {raw!r}", expected="[tokens, card, row, column] and the like") from None
+        if name == "tokens" and args and args[0] in TOKEN_LOCATIONS:
+            kinds = TOKEN_LOCATIONS[args[0]]
+            if len(args) - 1 != len(kinds) or not all(_fits(a, k) for a, k in zip(args[1:], kinds, strict=False)):
+                raise fields.error(key, f"got {raw!r}", expected="[tokens, stack, RACE], [tokens, tile, REGION], "
+                                   "[tokens, connection, FROM, TO] or [tokens, card, ROW, COLUMN]")
+            values = [Const(a) if k == "race" else a for a, k in zip(args[1:], kinds, strict=True)]
+            return term("tok", term({"connection": "conn"}.get(args[0], args[0]), *values))
         if name == "tokens":
             if len(args) != 1 or args[0] not in TOKEN_PLACES:
                 places = ", ".join(TOKEN_PLACES)
                 raise fields.error(key, f"got {raw!r}", expected=f"[tokens, P] with P one of {places}")
-            return f"tok({args[0]})"
+            return term("tok", Const(args[0]))
         arity = NUMERIC.get(name, BOOLEAN.get(name))
         if arity is None or len(args) != arity:
             known = sorted({*NUMERIC, *BOOLEAN})
             raise fields.error(key, f"got {raw!r}", expected="a fluent name followed by its arguments, one of "
                                + ", ".join(known))
-        words = [a if isinstance(a, int) and not isinstance(a, bool)
-                 else (str(a) if str(a) in (*FACTIONS, *RACES, *ALLIES, "any", "discard") else _quote(a)) for a in args]
-        return f"{name}({','.join(map(str, words))})" if words else name
+        values: list[Value] = []
+        for a in args:
+            if not (_fits(a, "number") or (isinstance(a, str) and a)):
+                raise fields.error(key, f"got {raw!r}", expected="names and whole numbers from 1 to "
+                                   f"{MAX_POSITION} after the fluent's name")
+            values.append(Const(a) if a in VOCABULARY else a)
+        return term(name, *values)
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
         """Questions about a hypothetical call, and every action open at a moment, need a timeline of their own."""
@@ -337,7 +360,7 @@ class Dfm:
     # -- facts ---------------------------------------------------------------------------------------------
 
     def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
-        out = ["faction(fellowship). faction(sauron).", *state.facts]
+        out = [*(fact("faction", Const(f)) for f in FACTIONS), *state.facts]
         timeline = [(a, c) for a, c, _ in state.actions]
         players = [self._player(a) for a in state.actions]
         hypothetical = [p for _, k, p in questions if k == "allowed"]
@@ -348,28 +371,26 @@ class Dfm:
             players = [*players[:at], self._player(action)]
         elif cut:
             timeline, players = timeline[:cut[0]], players[:cut[0]]
-        out.append(f"last_step({len(timeline)}).")
-        for step, ((term, choices), player) in enumerate(zip(timeline, players, strict=True)):
-            out.append(f"act({step},{player},{term}).")
-            out.extend(c.replace("STEP", str(step)) for c in choices)
-        for qid, kind, params in questions:
-            q = asp_string(qid)
-            out.append(f"question({q},{kind}).")
+        out.append(fact("last_step", len(timeline)))
+        for step, ((act, choices), player) in enumerate(zip(timeline, players, strict=True)):
+            out.append(fact("act", step, Const(player), act))
+            out.extend(fact("choice", step, Const(name), value) for name, value in choices)
+        for q, kind, params in questions:
+            out.append(fact("question", q, Const(kind)))
             if kind == "action":
-                out.append(f"q_action({q},{params['step'] - 1}).")
+                out.append(fact("q_action", q, params["step"] - 1))
             elif kind == "allowed":
-                out.append(f"q_action({q},{params['at']}).")
+                out.append(fact("q_action", q, params["at"]))
             elif kind == "value":
-                predicate = "q_value" if params["numeric"] else "q_flag"
-                out.append(f"{predicate}({q},{params['of']},{params['after']}).")
+                out.append(fact("q_value" if params["numeric"] else "q_flag", q, params["of"], params["after"]))
             elif kind == "tokens":
-                out.append(f"q_tokens({q},{params['after']}).")
+                out.append(fact("q_tokens", q, params["after"]))
             elif kind == "pairing":
-                out.append(f"q_pairing({q},{params['ally']}).")
+                out.append(fact("q_pairing", q, Const(params["ally"])))
             elif kind == "setup":
-                out.append(f"q_setup({q}).")
+                out.append(fact("q_setup", q))
             elif kind == "plays":
-                out.append(f"q_plays({q},{params['player']}).")
+                out.append(fact("q_plays", q, Const(params["player"])))
                 out.extend(self._template_facts(q, params["player"]))
         return out
 
@@ -379,9 +400,9 @@ class Dfm:
         for number, (ally, effect, fixed, slots) in enumerate(TEMPLATES):
             if ALLIES[ally] != player:
                 continue
-            out.append(f"try_call({q},{number},{ally},{effect}).")
-            out.extend(f"try_fixed({q},{number},{name},{value})." for name, value in fixed.items())
-            out.extend(f"try_slot({q},{number},{index},{name},{kind})."
+            out.append(fact("try_call", q, number, Const(ally), Const(effect)))
+            out.extend(fact("try_fixed", q, number, Const(name), Const(value)) for name, value in fixed.items())
+            out.extend(fact("try_slot", q, number, index, Const(name), Const(kind))
                        for index, (name, kind) in enumerate(slots, 1))
         return out
 
@@ -407,7 +428,7 @@ class Dfm:
     def describe_play(self, term: clingo.Symbol, state: State) -> str:
         return self.play_id(term, state)
 
-    def _player(self, action: tuple[str, list[str], str]) -> str:
+    def _player(self, action: Action) -> str:
         return action[2].split(" ", 1)[0]
 
     # -- the edge-case search's states as scenarios --------------------------------------------------------
@@ -423,9 +444,9 @@ class Dfm:
         state: dict[str, Any] = {"tokens": {}, "coins": {}, "allies": {}, "units": {}, "stacks": {}, "alliance": {},
                                  "grey": {}, "connections": [["r1", "r2"]]}
         turn, actions, choices = "fellowship", [], {}
-        for fact in facts:
-            args = fact.arguments
-            if fact.name == "init_num":
+        for atom in facts:
+            args = atom.arguments
+            if atom.name == "init_num":
                 fluent, value = args[0], args[1].number
                 inner = [plain(a) for a in fluent.arguments]
                 if fluent.name == "tok":
@@ -441,7 +462,7 @@ class Dfm:
                     state["stacks"][inner[0]] = value
                 elif fluent.name == "alliance":
                     state["alliance"].setdefault(inner[0], {})[inner[1]] = value
-            elif fact.name == "init":
+            elif atom.name == "init":
                 fluent = args[0]
                 inner = [plain(a) for a in fluent.arguments]
                 if fluent.name == "turn":
@@ -454,10 +475,10 @@ class Dfm:
                     state.setdefault("tiles", []).append(inner[0])
                 else:
                     state.setdefault("flags", []).append([fluent.name, *inner])
-            elif fact.name == "act":
+            elif atom.name == "act":
                 actions.append(args[2])
                 actor = str(args[1])
-            elif fact.name == "choice":
+            elif atom.name == "choice":
                 choices[str(args[1])] = args[2]
         state = {k: v for k, v in state.items() if v not in ({}, [])}
         [term] = actions

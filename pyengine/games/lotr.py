@@ -12,12 +12,13 @@ from typing import Any, ClassVar
 import clingo
 
 from pyengine import kb as kbase
+from pyengine.asp import Const, fact
 from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
 from pyengine.games.common import CardGame, catalog_for, read_builtin, resolve_card
 from pyengine.resources import facts_dir
-from pyengine.text import asp_string, title_key
+from pyengine.text import title_key
 from pyengine.yamlio import Mapping
 
 ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked")
@@ -100,23 +101,23 @@ def builtin_catalog() -> Catalog:
 @lru_cache(maxsize=65536)
 def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[str, ...]:
     """The facts of one card (cards are immutable, so each is built once per process)."""
-    c = asp_string(card.id)
-    out = [f"card({c}).", f"title({c},{asp_string(card.title)}).",
-           f"title_key({c},{asp_string(title_key(card.title))}).", f"card_type({c},{card.type})."]
+    c = card.id
+    out = [fact("card", c), fact("title", c, card.title), fact("title_key", c, title_key(card.title)),
+           fact("card_type", c, Const(card.type))]
     if card.subtitle is not None:
-        out.append(f"subtitle({c},{asp_string(card.subtitle)}).")
+        out.append(fact("subtitle", c, card.subtitle))
     if card.unique:
-        out.append(f"unique({c}).")
+        out.append(fact("unique", c))
     if card.side:
-        out.append(f"side({c},{card.side}).")
+        out.append(fact("side", c, Const(card.side)))
     if card.collinfo:
-        out.append(f"collinfo({c},{asp_string(card.collinfo)}).")
-    out.append(f"stored_title({c},{asp_string(card.stored_title or card.title)}).")
+        out.append(fact("collinfo", c, card.collinfo))
+    out.append(fact("stored_title", c, card.stored_title or card.title))
     if card.split:
-        out.append(f"card_split({c},{card.split}).")
-    out.extend(f"card_ability({c},{a})." for a in card.abilities)
+        out.append(fact("card_split", c, card.split))
+    out.extend(fact("card_ability", c, Const(a)) for a in card.abilities)
     if translated_title is not None:
-        out.append(f"alias_key({c},{asp_string(title_key(translated_title))}).")
+        out.append(fact("alias_key", c, title_key(translated_title)))
     return tuple(out)
 
 
@@ -354,50 +355,49 @@ class Lotr(CardGame):
         cards: dict[str, Card] = {}
         out: list[str] = []
         for player in state.players:
-            out.append(f"player({asp_string(player)}).")
+            out.append(fact("player", player))
         for inst in state.instances.values():
-            i = asp_string(inst.id)
+            i = inst.id
             cards[inst.card.id] = inst.card
-            out.append(f"instance({i},{asp_string(inst.card.id)},{asp_string(inst.owner)}).")
-            out.append(f"in_zone({i},{inst.zone}).")
-            out.append(f"wounds({i},{inst.wounds}).")
+            out.append(fact("instance", i, inst.card.id, inst.owner))
+            out.append(fact("in_zone", i, Const(inst.zone)))
+            out.append(fact("wounds", i, inst.wounds))
             if not inst.active:
-                out.append(f"inactive({i}).")
+                out.append(fact("inactive", i))
             if inst.on is not None:
-                out.append(f"stacked_on({i},{asp_string(inst.on)}).")
+                out.append(fact("stacked_on", i, inst.on))
         if state.phase:
-            out.append(f"phase({state.phase}).")
-            out.append(f"fellowship_player({asp_string(state.fellowship_player or '')}).")
-        for qid, kind, params in questions:
-            q = asp_string(qid)
-            out.append(f"question({q},{kind}).")
+            out.append(fact("phase", Const(state.phase)))
+            out.append(fact("fellowship_player", state.fellowship_player or ""))
+        for q, kind, params in questions:
+            out.append(fact("question", q, Const(kind)))
             if kind == "play":
-                out.append(f"q_play({q},{asp_string(params['instance'])},{asp_string(state.instances[params['instance']].owner)}).")
+                out.append(fact("q_play", q, params["instance"], state.instances[params["instance"]].owner))
                 if params["via"] is not None:
                     cards[params["via"].id] = params["via"]
-                    out.append(f"q_via({q},{asp_string(params['via'].id)}).")
+                    out.append(fact("q_via", q, params["via"].id))
                 if params["bypass"]:
-                    out.append(f"q_bypass({q}).")
+                    out.append(fact("q_bypass", q))
             elif kind == "heal":
                 target = state.instances[params["instance"]]
-                out.append(f"q_heal({q},{asp_string(target.id)},{asp_string(params['discard'])},{asp_string(target.owner)}).")
+                out.append(fact("q_heal", q, target.id, params["discard"], target.owner))
             elif kind == "killed":
-                out.append(f"q_killed({q},{asp_string(params['instance'])}).")
+                out.append(fact("q_killed", q, params["instance"]))
             elif kind == "plays":
-                out.append(f"q_plays({q},{asp_string(params['player'])}).")
+                out.append(fact("q_plays", q, params["player"]))
             elif kind == "card":
                 cards[params["card"].id] = params["card"]
-                out.append(f"q_card({q},{asp_string(params['card'].id)}).")
+                out.append(fact("q_card", q, params["card"].id))
             elif kind == "coexist" and params["in"] == "play":
                 a, b = params["cards"]
                 cards[a.id], cards[b.id] = a, b
-                out.append(f"q_coexist({q},{asp_string(a.id)},{asp_string(b.id)},{params['players']}).")
+                out.append(fact("q_coexist", q, a.id, b.id, Const(params["players"])))
             if "entries" in params:
                 totals: dict[tuple[str, str], int] = {}
                 for card, count, part in params["entries"]:
                     cards[card.id] = card
                     totals[card.id, part] = totals.get((card.id, part), 0) + count
-                out.extend(f"deck_part({q},{asp_string(cid)},{part},{n})." for (cid, part), n in totals.items())
+                out.extend(fact("deck_part", q, cid, Const(part), n) for (cid, part), n in totals.items())
         for card in cards.values():
             out.extend(self._card_facts(card, state.catalog))
         return out
@@ -412,7 +412,7 @@ class Lotr(CardGame):
         questions: dict[str, Card] = {}
         for index, card in enumerate(cards):
             questions[f"c{index}"] = card
-            facts.append(f'question("c{index}",card). q_card("c{index}",{asp_string(card.id)}).')
+            facts += [fact("question", f"c{index}", Const("card")), fact("q_card", f"c{index}", card.id)]
             facts.extend(self._card_facts(card, catalog))
         found = []
         for symbol in solve(self.name, facts, frozenset({"card"})):
@@ -428,8 +428,8 @@ class Lotr(CardGame):
     def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
         """A state the search found (rules/search/lotr.lp), as the fields of a scenario file."""
         by_name: dict[str, list[list[Any]]] = {}
-        for fact in facts:
-            by_name.setdefault(fact.name, []).append([_plain(a) for a in fact.arguments])
+        for atom in facts:
+            by_name.setdefault(atom.name, []).append([_plain(a) for a in atom.arguments])
         one = {name: {row[0]: row[1] for row in rows} for name, rows in by_name.items()
                if name in ("group", "spelling", "stored", "card_type", "subtitle", "collinfo_pick", "in_zone", "wounds",
                            "stacked_on", "translation_of")}
@@ -478,10 +478,10 @@ class Lotr(CardGame):
         args = [_plain(a) for a in term.arguments]
         if term.name == "play":
             question: dict[str, Any] = {"ask": "play", "instance": f"i{args[0]}"}
-            for fact in facts:
-                if fact.name == "q_via" and fact.arguments[0] == term:
-                    question["via"] = f"c{fact.arguments[1].number}"
-                if fact.name == "q_bypass" and fact.arguments[0] == term:
+            for atom in facts:
+                if atom.name == "q_via" and atom.arguments[0] == term:
+                    question["via"] = f"c{atom.arguments[1].number}"
+                if atom.name == "q_bypass" and atom.arguments[0] == term:
                     question["bypass"] = True
             return question
         if term.name == "heal":

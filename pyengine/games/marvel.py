@@ -12,12 +12,13 @@ from typing import Any, ClassVar
 
 import clingo
 
+from pyengine.asp import Const, fact, term
 from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
 from pyengine.games.common import CardGame, catalog_for, read_builtin, resolve_card
 from pyengine.resources import facts_dir
-from pyengine.text import asp_string, title_key
+from pyengine.text import title_key
 
 TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade", "event", "resource", "attachment",
          "treachery", "side_scheme", "main_scheme", "environment", "obligation", "player_side_scheme", "leader",
@@ -97,25 +98,23 @@ def builtin_catalog() -> Catalog:
 @lru_cache(maxsize=65536)
 def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
     """The facts of one card (cards are immutable, so each is built once per process)."""
-    c = asp_string(card.id)
-    out = [f"card({c}).", f"card_type({c},{card.type}).", f"name({c},{asp_string(title_key(card.title))}).",
-           f"name_loose({c},{asp_string(loose_key(card.title))})."]
+    c = card.id
+    out = [fact("card", c), fact("card_type", c, Const(card.type)), fact("name", c, title_key(card.title)),
+           fact("name_loose", c, loose_key(card.title))]
     if card.unique:
-        out.append(f"printed_unique({c}).")
+        out.append(fact("printed_unique", c))
     if card.subtitle:
-        out += [f"subtitle({c},{asp_string(title_key(card.subtitle))}).",
-                f"subtitle_loose({c},{asp_string(loose_key(card.subtitle))})."]
+        out += [fact("subtitle", c, title_key(card.subtitle)), fact("subtitle_loose", c, loose_key(card.subtitle))]
     if "deck_limit" in card.extra:
-        out.append(f"deck_limit({c},{int(card.extra['deck_limit'])}).")
+        out.append(fact("deck_limit", c, card.extra["deck_limit"]))
     if alter_ego:
-        out += [f"alter_ego_name({c},{asp_string(title_key(alter_ego))}).",
-                f"alter_ego_loose({c},{asp_string(loose_key(alter_ego))})."]
+        out += [fact("alter_ego_name", c, title_key(alter_ego)), fact("alter_ego_loose", c, loose_key(alter_ego))]
     for ability in card.extra.get("abilities") or []:
-        kind = ability[0] if len(ability) == 1 else f"{ability[0]}({asp_string(title_key(ability[1]))})"
-        out.append(f"card_ability({c},{kind}).")
+        kind = Const(ability[0]) if len(ability) == 1 else term(ability[0], title_key(ability[1]))
+        out.append(fact("card_ability", c, kind))
     for a, b in card.extra.get("person_aliases") or []:
-        out += [f"person_alias({asp_string(title_key(a))},{asp_string(title_key(b))}).",
-                f"person_alias_loose({asp_string(loose_key(a))},{asp_string(loose_key(b))})."]
+        out += [fact("person_alias", title_key(a), title_key(b)),
+                fact("person_alias_loose", loose_key(a), loose_key(b))]
     return tuple(out)
 
 
@@ -321,50 +320,48 @@ class Marvel(CardGame):
         cards: dict[str, Card] = {}
         out: list[str] = []
         for inst in state.instances.values():
-            i = asp_string(inst.id)
+            i = inst.id
             cards[inst.card.id] = inst.card
-            out.append(f"instance({i},{asp_string(inst.card.id)},{asp_string(inst.owner)}). in_zone({i},{inst.zone}).")
+            out += [fact("instance", i, inst.card.id, inst.owner), fact("in_zone", i, Const(inst.zone))]
             if inst.zone == "identity":
                 for face, kind in self.faces(inst.card, state.catalog):
                     cards[face.id] = face
-                    out.append(f"face_card({i},{asp_string(face.id)},{kind}).")
-                out.append(f"face_up({i},{asp_string(inst.face.id if inst.face else inst.card.id)}).")
-        for qid, kind, params in questions:
-            q = asp_string(qid)
-            out.append(f"question({q},{kind}).")
+                    out.append(fact("face_card", i, face.id, Const(kind)))
+                out.append(fact("face_up", i, inst.face.id if inst.face else inst.card.id))
+        for q, kind, params in questions:
+            out.append(fact("question", q, Const(kind)))
             if kind == "play":
-                owner = state.instances[params["instance"]].owner
-                out.append(f"q_play({q},{asp_string(params['instance'])},{asp_string(owner)}).")
+                out.append(fact("q_play", q, params["instance"], state.instances[params["instance"]].owner))
             elif kind == "plays":
-                out.append(f"q_plays({q},{asp_string(params['player'])}).")
+                out.append(fact("q_plays", q, params["player"]))
             elif kind == "identities":
                 for player, hero in params["players"].items():
-                    out.append(f"q_identity({q},{asp_string(player)},{asp_string(hero.id)}).")
+                    out.append(fact("q_identity", q, player, hero.id))
                     for face, _ in self.faces(hero, state.catalog):
                         cards[face.id] = face
-                        out.append(f"q_identity_face({q},{asp_string(player)},{asp_string(face.id)}).")
+                        out.append(fact("q_identity_face", q, player, face.id))
             elif kind == "coexist":
                 a, b = params["cards"]
                 cards[a.id], cards[b.id] = a, b
-                out.append(f"q_coexist({q},{asp_string(a.id)},{asp_string(b.id)},{params['in']}).")
+                out.append(fact("q_coexist", q, a.id, b.id, Const(params["in"])))
             elif kind in ("reveal", "put_into_play"):
                 card = params["card"]
                 cards[card.id] = card
-                predicate = "q_reveal" if kind == "reveal" else "q_put_into_play"
-                out.append(f"{predicate}({q},{asp_string(card.id)},{asp_string(params['player'] or '')}).")
+                out.append(fact("q_reveal" if kind == "reveal" else "q_put_into_play", q, card.id,
+                                params["player"] or ""))
                 if params.get("via") is not None:
                     cards[params["via"].id] = params["via"]
-                    out.append(f"q_via({q},{asp_string(params['via'].id)}).")
+                    out.append(fact("q_via", q, params["via"].id))
             elif kind == "deck":
                 totals: dict[str, int] = {}
                 for card, count in params["entries"]:
                     cards[card.id] = card
                     totals[card.id] = totals.get(card.id, 0) + count
-                out.extend(f"deck_card({q},{asp_string(cid)},{n})." for cid, n in totals.items())
+                out.extend(fact("deck_card", q, cid, n) for cid, n in totals.items())
                 if params["identity"] is not None:
                     for face, face_kind in self.faces(params["identity"], state.catalog):
                         cards[face.id] = face
-                        out.append(f"deck_face({q},{asp_string(face.id)},{face_kind}).")
+                        out.append(fact("deck_face", q, face.id, Const(face_kind)))
         for card in cards.values():
             out.extend(self.card_facts(card, state.catalog))
         return out
@@ -374,9 +371,9 @@ class Marvel(CardGame):
     def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
         """A state the search found (rules/search/marvel.lp), as the fields of a scenario file."""
         rows: dict[str, list[list[Any]]] = {}
-        for fact in facts:
-            rows.setdefault(fact.name, []).append([a.number if a.type == clingo.SymbolType.Number else a.name
-                                                   for a in fact.arguments])
+        for atom in facts:
+            rows.setdefault(atom.name, []).append([a.number if a.type == clingo.SymbolType.Number else a.name
+                                                   for a in atom.arguments])
         pairs = {name: {r[0]: r[1] for r in rows.get(name, [])} for name in ("card_type", "person", "spelling", "sub",
                                                                              "in_zone", "face_up")}
 
@@ -396,9 +393,9 @@ class Marvel(CardGame):
             if [card, 1] in rows.get("deck_limit", []):
                 record["deck_limit"] = 1
             abilities: list[Any] = []
-            for fact in facts:
-                if fact.name == "card_ability" and fact.arguments[0].number == card:
-                    ability = fact.arguments[1]
+            for atom in facts:
+                if atom.name == "card_ability" and atom.arguments[0].number == card:
+                    ability = atom.arguments[1]
                     abilities.append({"puts_into_play": person(ability.arguments[0].arguments[0].number)}
                                      if ability.arguments else ability.name)
             if abilities:
@@ -436,14 +433,14 @@ class Marvel(CardGame):
         if term.name == "coexist":
             return {"ask": "coexist", "cards": [f"c{args[0]}", f"c{args[1]}"], "in": args[2]}
         if term.name == "identities":
-            chosen = {fact.arguments[1].name: f"c{fact.arguments[2].number}" for fact in facts
-                      if fact.name == "q_identity"}
+            chosen = {atom.arguments[1].name: f"c{atom.arguments[2].number}" for atom in facts
+                      if atom.name == "q_identity"}
             return {"ask": "identities", "players": dict(sorted(chosen.items()))}
         if term.name in ("reveal", "put"):
             question = {"ask": "reveal" if term.name == "reveal" else "put_into_play", "card": f"c{args[0]}",
                         "player": "p1"}
-            via = [f"c{fact.arguments[1].number}" for fact in facts
-                   if fact.name == "q_via" and fact.arguments[0] == term]
+            via = [f"c{atom.arguments[1].number}" for atom in facts
+                   if atom.name == "q_via" and atom.arguments[0] == term]
             return question | ({"via": via[0]} if via else {})
         return {"ask": "deck", "player": "p1"}
 
