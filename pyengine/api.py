@@ -435,43 +435,34 @@ def _check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult |
         return [str(e) for e in error.all()]
 
 
-def run_jobs(function: Callable[[Any], Any], jobs: list[Any], workers: int,
-             progress: Progress | None = None) -> list[Any]:
-    """Run jobs in order, on `workers` processes when more than one; workers are recycled every 500 tasks,
-    because clingo keeps every symbol it has seen for the life of a process."""
-    results: list[Any] = []
-    if workers <= 1 or len(jobs) < 2:
-        for job in jobs:
-            results.append(function(job))
-            if progress:
-                progress(len(results), len(jobs))
-        return results
-    import multiprocessing
+def _bounded_files(function: Callable[[Any], Any], jobs: list[tuple[Any, ...]], workers: int,
+                   progress: Progress | None) -> list[Any]:
+    """Each file's unit of work under the run's bounds (pyengine.runner), in input order; every file's input
+    errors, and every unit stopped at a bound or by a dead worker, raised together once all have run."""
+    from pyengine.runner import Failure, run_bounded
 
-    with multiprocessing.get_context("fork").Pool(workers, maxtasksperchild=500) as pool:
-        for result in pool.imap(function, jobs, chunksize=max(1, min(50, len(jobs) // (workers * 4)))):
-            results.append(result)
-            if progress:
-                progress(len(results), len(jobs))
-    return results
-
-
-def _raise_errors(results: list[Any]) -> None:
-    errors = [e for r in results if isinstance(r, list) for e in r]
+    results = run_bounded(function, jobs, workers, progress)
+    errors = []
+    for job, result in zip(jobs, results, strict=True):
+        if isinstance(result, Failure):
+            errors.append(InputError(result.message, file=str(job[0])))
+        elif isinstance(result, list):
+            errors.extend(InputError(e) for e in result)
     if errors:
-        raise InputErrors([InputError(e) for e in errors])
+        raise InputErrors(errors)
+    return results
 
 
 def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
           jobs: int = 1, progress: Progress | None = None) -> CheckResult:
-    """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold; every
-    file's input errors are raised together, before anything is answered."""
+    """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Each file
+    is one unit of bounded work (`limits.solve_seconds`, `limits.memory_mb`, in worker processes); every file's
+    input errors are raised together, and nothing is answered then."""
     validate_choices(readings, profile)
     files = scenario_files([Path(p) for p in paths])
     if not files:
         raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
-    results = run_jobs(_check_file, [(str(f), readings, profile) for f in files], jobs, progress)
-    _raise_errors(results)
+    results = _bounded_files(_check_file, [(str(f), readings, profile) for f in files], jobs, progress)
     questions = [q for r in results for q in r.questions]
     passed = sum(q.passed for q in questions)
     return CheckResult(passed, len(questions) - passed, results)
@@ -513,8 +504,7 @@ def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: s
                 progress: Progress | None = None) -> DecksResult:
     """Validate decklist files; every file's input errors are raised together."""
     validate_choices(readings, profile)
-    results = run_jobs(_deck_file, [(str(p), game, catalog, readings, profile) for p in paths], jobs, progress)
-    _raise_errors(results)
+    results = _bounded_files(_deck_file, [(str(p), game, catalog, readings, profile) for p in paths], jobs, progress)
     return DecksResult(results)
 
 

@@ -7,6 +7,8 @@ Exit codes: 0 all expectations hold, 1 an expectation failed, 2 bad input (nothi
 from __future__ import annotations
 
 import argparse
+import contextlib
+import io
 import json
 import sys
 import time
@@ -17,8 +19,10 @@ from typing import Any
 from pyengine import api
 from pyengine.errors import InputError
 from pyengine.games import registry
-from pyengine.limits import DEFAULT_LIMITS, limits
+from pyengine.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS, limits
+from pyengine.runner import Failure, run_bounded
 from pyengine.store import STORE_ENV
+from pyengine.text import printable
 
 
 def _reading_pairs(args: argparse.Namespace) -> dict[str, str]:
@@ -33,9 +37,11 @@ def _reading_pairs(args: argparse.Namespace) -> dict[str, str]:
 
 
 def _progress(done: int, total: int, started: float) -> None:
-    """A progress line on a terminal, for runs that take longer than a second."""
-    if sys.stderr.isatty() and total > 1 and time.monotonic() - started > 1.0:
-        print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=sys.stderr, flush=True)
+    """A progress line on a terminal, for runs that take longer than a second (written to the terminal
+    itself: the only output that may move the cursor)."""
+    stream = sys.__stderr__
+    if stream is not None and stream.isatty() and total > 1 and time.monotonic() - started > 1.0:
+        print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=stream, flush=True)
 
 
 def _progress_line() -> Callable[[int, int], None]:
@@ -245,14 +251,22 @@ def _positive_int(text: str) -> int:
     return int(text)
 
 
-def _positive_float(text: str) -> float:
+def _seconds(text: str) -> float:
     try:
         value = float(text)
     except ValueError:
         value = -1.0
-    if not value > 0:
-        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0, got {text!r}")
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+                                         f"got {text!r}")
     return value
+
+
+def _megabytes(text: str) -> int:
+    if not text.isdigit() or not 64 <= int(text) <= MAX_MEMORY_MB:
+        raise argparse.ArgumentTypeError(f"expected a whole number of megabytes from 64 to {MAX_MEMORY_MB}, "
+                                         f"got {text!r}")
+    return int(text)
 
 
 SCHEMA_NAMES = ("scenario", "answer", "check", "plays", "deck", "flip", "readings", "rules", "edge-cases",
@@ -265,8 +279,12 @@ def build_parser() -> argparse.ArgumentParser:
         "action is legal and why, down to the paragraph of the rules document."))
     parser.add_argument("--max-instances", type=_positive_int, default=DEFAULT_LIMITS.max_instances, metavar="N",
                         help=f"refuse states with more than N card instances (default {DEFAULT_LIMITS.max_instances})")
-    parser.add_argument("--timeout", type=_positive_float, default=DEFAULT_LIMITS.solve_seconds, metavar="SECONDS",
-                        help=f"stop a solve that runs longer (default {DEFAULT_LIMITS.solve_seconds:g})")
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help=f"stop the work on one scenario or decklist (or, for edge-cases, consistency and import, "
+                             f"the whole command) that runs longer, grounding included (default "
+                             f"{DEFAULT_LIMITS.solve_seconds:g}; {LONG_COMMANDS['edge-cases']:g} for those three)")
+    parser.add_argument("--memory", type=_megabytes, default=DEFAULT_LIMITS.memory_mb, metavar="MB",
+                        help=f"stop the work on one unit that needs more memory (default {DEFAULT_LIMITS.memory_mb})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
     def readings_options(p: argparse.ArgumentParser) -> None:
@@ -367,17 +385,82 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    limits.max_instances = args.max_instances
-    limits.solve_seconds = args.timeout
+# Commands answered in the calling process: they read only the knowledge base's own declarations.
+IN_PROCESS = {"readings", "rules", "schema"}
+# Commands that bound each file they read on their own (pyengine.runner, one unit per file).
+PER_FILE = {"check", "deck"}
+
+
+class _Escaping(io.TextIOBase):
+    """An output stream that writes every control character as an escape, but for newlines and tabs."""
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(printable(text, keep="\n\t"))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+def _report(error: InputError) -> int:
+    for one in error.all():
+        print(f"error: {one}", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command's own function, its input errors as one line each and exit code 2."""
     try:
         args.readings = _reading_pairs(args)
         return int(args.func(args))
-    except InputError as errors:
-        for error in errors.all():
-            print(f"error: {error}", file=sys.stderr)
-        return 2
+    except InputError as error:
+        return _report(error)
+
+
+def _bounded(args: argparse.Namespace) -> int:
+    """Run a whole command as one unit of bounded work: what it prints is shown only once it has finished."""
+
+    def work(_: Any) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = _run(args)
+        return code, out.getvalue(), err.getvalue()
+
+    [result] = run_bounded(work, [None])
+    if isinstance(result, Failure):
+        return _report(InputError(result.message, field=args.command))
+    code, out, err = result
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: exit 0 when every expectation holds, 1 when one does not, 2 for bad input or work
+    stopped at a bound, 130 when interrupted."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    limits.max_instances = args.max_instances
+    limits.memory_mb = args.memory
+    limits.solve_seconds = args.timeout or LONG_COMMANDS.get(args.command, DEFAULT_LIMITS.solve_seconds)
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(stdout), _Escaping(stderr)
+    try:
+        return _run(args) if args.command in IN_PROCESS | PER_FILE else _bounded(args)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
     except BrokenPipeError:
         return 0
+    finally:
+        sys.stdout.flush()
+        sys.stdout, sys.stderr = stdout, stderr

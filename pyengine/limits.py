@@ -12,8 +12,22 @@ from pyengine.errors import InputError
 
 @dataclass
 class Limits:
+    """The bounds of one run; README's robustness section states them and what happens past each."""
+
     max_instances: int = 2000
     solve_seconds: float = 30.0
+    memory_mb: int = 1024
+    max_questions: int = 2000
+    max_cards: int = 2000
+
+
+# The longest --timeout accepted, and the largest memory ceiling (MB).
+MAX_SECONDS = 86_400.0
+MAX_MEMORY_MB = 65_536
+# The edge-case search's largest state (cards); larger ones need more memory than any ceiling allows.
+MAX_SEARCH_CARDS = 8
+# Commands whose whole run is one unit of work, and their default time (seconds) when --timeout is not given.
+LONG_COMMANDS = {"edge-cases": 600.0, "consistency": 600.0, "import": 600.0}
 
 
 DEFAULT_LIMITS = Limits()

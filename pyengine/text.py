@@ -1,5 +1,6 @@
-"""String normalisation and escaping: titles become join keys, and every string reaches clingo as data."""
+"""String normalisation and escaping: titles become join keys, and control characters never reach a terminal."""
 
+import re
 import unicodedata
 
 _PLAIN_QUOTES = str.maketrans({"\u2018": "'", "\u2019": "'", "\u201a": "'", "\u201b": "'", "\u2032": "'",
@@ -15,7 +16,11 @@ def title_key(title: str) -> str:
     return " ".join(stripped.casefold().split())
 
 
-def asp_string(value: str) -> str:
-    """A clingo string literal holding exactly `value` (the loaders refuse NUL, which clingo cannot hold)."""
-    escaped = value.replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{escaped}"'
+def printable(text: str, keep: str = "") -> str:
+    """`text` with every control character (C0, DEL, C1) and line or paragraph separator written as an escape
+    (`\\u001b`), except those in `keep`: what reaches a terminal can never move the cursor or break a line."""
+    return _CONTROL.sub(lambda m: m[0] if m[0] in keep else f"\\u{ord(m[0]):04x}", text)
+
+
+# Unicode categories Cc (C0, DEL, C1), Zl and Zp.
+_CONTROL = re.compile("[\x00-\x1f\x7f-\x9f\u2028\u2029]")

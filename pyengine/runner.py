@@ -1,0 +1,135 @@
+"""Bounded work: every unit of work a command does (one scenario file, one decklist, or a whole command) runs in
+a worker process with a deadline and a memory ceiling, so that no input can make a command run longer than
+its `--timeout` or grow past `--memory` (grounding included, which clingo cannot interrupt). A worker that
+passes its deadline is killed; a worker that dies (killed, out of memory, a crash) is an error for its own
+unit only, and the run goes on with a fresh worker. This is the one place that starts workers.
+
+Workers are forked, so they start with everything the parent has loaded; each is recycled after 500 units,
+because clingo keeps every symbol it has seen for the life of a process.
+"""
+
+from __future__ import annotations
+
+import multiprocessing
+import os
+import resource
+import signal
+import time
+import traceback
+from collections.abc import Callable
+from dataclasses import dataclass
+from multiprocessing.connection import Connection, wait
+from typing import Any
+
+from pyengine.limits import limits
+
+RECYCLE_AFTER = 500
+
+
+@dataclass
+class Failure:
+    """A unit of work that did not finish: why, in one line."""
+
+    message: str
+
+
+def _limit_memory(megabytes: int) -> None:
+    """Cap this process's address space (the memory ceiling)."""
+    ceiling = megabytes * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
+
+
+def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) -> None:
+    """Answer units of work sent over `conn` until told to stop or recycled."""
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
+    _limit_memory(megabytes)
+    for _ in range(RECYCLE_AFTER):
+        try:
+            job = conn.recv()
+        except (EOFError, OSError):
+            return
+        try:
+            reply: Any = ("ok", function(job))
+        except MemoryError:
+            reply = ("failed", f"stopped: over the memory ceiling of {megabytes} MB (--memory)")
+        except Exception as error:  # a defect: reported as one line for this unit, the run goes on
+            where = traceback.extract_tb(error.__traceback__)[-1]
+            reply = ("failed", f"internal error (a defect of pyengine): {type(error).__name__}: {error} "
+                               f"[{os.path.basename(where.filename)}:{where.lineno}]")
+        try:
+            conn.send(reply)
+        except (MemoryError, OSError):
+            return
+    conn.close()
+
+
+class _Slot:
+    """One worker process and the unit it is working on."""
+
+    def __init__(self, function: Callable[[Any], Any], megabytes: int):
+        context = multiprocessing.get_context("fork")
+        self.conn, child = context.Pipe()
+        self.process = context.Process(target=_worker, args=(child, function, megabytes), daemon=True)
+        self.process.start()
+        child.close()
+        self.index: int | None = None
+        self.deadline = 0.0
+        self.done = 0
+
+    def give(self, index: int, job: Any, seconds: float) -> None:
+        self.index, self.deadline = index, time.monotonic() + seconds
+        self.conn.send(job)
+
+    def stop(self) -> None:
+        if self.process.is_alive():
+            self.process.kill()
+        self.process.join()
+        self.conn.close()
+
+
+def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 1,
+                progress: Callable[[int, int], None] | None = None) -> list[Any]:
+    """`function(job)` for every job, in input order, each in a worker under `limits.solve_seconds` and
+    `limits.memory_mb`; a unit that does not finish gives a Failure in its place."""
+    seconds, megabytes = limits.solve_seconds, limits.memory_mb
+    results: list[Any] = [None] * len(jobs)
+    pending = list(range(len(jobs)))[::-1]
+    slots: list[_Slot] = []
+    finished = 0
+    try:
+        while finished < len(jobs):
+            while pending and len([s for s in slots if s.index is not None]) < max(1, workers):
+                slot = next((s for s in slots if s.index is None), None)
+                if slot is None:
+                    slot = _Slot(function, megabytes)
+                    slots.append(slot)
+                index = pending.pop()
+                slot.give(index, jobs[index], seconds)
+            busy = [s for s in slots if s.index is not None]
+            timeout = max(0.0, min(s.deadline for s in busy) - time.monotonic())
+            ready = wait([s.conn for s in busy], timeout)
+            for slot in busy:
+                outcome: Any = None
+                if slot.conn in ready:
+                    try:
+                        status, value = slot.conn.recv()
+                        outcome = value if status == "ok" else Failure(value)
+                        slot.done += 1
+                    except (EOFError, OSError):
+                        outcome = Failure("stopped: the worker died (killed, or out of memory)")
+                elif time.monotonic() >= slot.deadline:
+                    outcome = Failure(f"stopped: the work took longer than {seconds:g} s (--timeout)")
+                if outcome is None:
+                    continue
+                results[slot.index] = outcome  # type: ignore[index]
+                finished += 1
+                slot.index = None
+                if isinstance(outcome, Failure) or slot.done >= RECYCLE_AFTER:
+                    slot.stop()
+                    slots.remove(slot)
+                if progress:
+                    progress(finished, len(jobs))
+    finally:
+        for slot in slots:
+            slot.stop()
+    return results
