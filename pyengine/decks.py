@@ -13,7 +13,7 @@ from pyengine.errors import InputError, InputErrors, closest
 from pyengine.fields import Fields
 from pyengine.games import registry
 from pyengine.scenario import Question, Scenario, readings_of
-from pyengine.yamlio import MAX_FILE_BYTES, Mapping, Sequence, load_file
+from pyengine.yamlio import Mapping, Sequence, load_file, read_input
 
 DECK_FIELDS = {"game", "title", "catalog", "profile", "readings"}
 _SECTION = re.compile(r"^(?P<section>[A-Za-z][A-Za-z _-]*):\s*(?P<value>.*)$")
@@ -21,12 +21,7 @@ _SECTION = re.compile(r"^(?P<section>[A-Za-z][A-Za-z _-]*):\s*(?P<value>.*)$")
 
 def _text_decklist(path: Path) -> Mapping:
     """A plain-text decklist as the mapping its YAML form would give, with line numbers kept."""
-    if path.stat().st_size > MAX_FILE_BYTES:
-        raise InputError("the file is too large", file=str(path), expected="a decklist of at most 2 MB")
-    try:
-        lines = path.read_text(encoding="utf-8").splitlines()
-    except UnicodeDecodeError:
-        raise InputError("not UTF-8 text", file=str(path)) from None
+    lines = read_input(path, "decklist").splitlines()
     data = Mapping()
     data.line = data.column = 1
     for number, raw in enumerate(lines, 1):

@@ -6,6 +6,7 @@ from __future__ import annotations
 from collections.abc import Iterator
 from typing import Any
 
+from pyengine.asp import MAX_NUMBER
 from pyengine.errors import InputError, closest
 from pyengine.yamlio import Mapping, Sequence
 
@@ -85,12 +86,13 @@ class Fields:
             raise self.error(key, f"got {value!r}", expected="true or false")
         return value
 
-    def whole(self, key: str, default: int, minimum: int = 0) -> int:
+    def whole(self, key: str, default: int, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
+        """A whole number from `minimum` to `maximum` (every number of an input is bounded: see pyengine.asp)."""
         value = self.data.get(key, default)
         if isinstance(value, bool) or not isinstance(value, int):
             raise self.error(key, f"got {value!r}", expected="a whole number")
-        if value < minimum:
-            raise self.error(key, f"got {value}", expected=f"a whole number of at least {minimum}")
+        if not minimum <= value <= maximum:
+            raise self.error(key, f"got {value}", expected=f"a whole number from {minimum} to {maximum}")
         return value
 
     def choice(self, key: str, choices: list[str] | tuple[str, ...], default: str | None = None,

@@ -119,12 +119,11 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
     state = game.parse_state(top)
     scenario = Scenario(file, game, top.text("title") or default_title, _cites(top, kb, game.document),
                         readings_of(top, kb), state)
-    if len(getattr(state, "instances", {})) > limits.max_instances:
-        raise InputError(f"the state has {len(state.instances)} card instances, over the limit of "
-                         f"{limits.max_instances}", file=file, field="players",
-                         expected="a smaller state, or a higher --max-instances")
     seen: set[str] = set()
     items = list(top.items("questions"))
+    if len(items) > limits.max_questions:
+        raise top.error("questions", f"{len(items)} questions, over the limit of {limits.max_questions}",
+                        expected="fewer questions in one scenario")
     if not items and questions_required:
         raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
     for index, (item, line, column, where) in enumerate(items, 1):

@@ -7,6 +7,7 @@ Mappings load as `Mapping` (a dict with `.line`, `.column` and `.key_at(key)`), 
 from __future__ import annotations
 
 import re
+import stat
 from pathlib import Path
 from typing import Any
 
@@ -114,12 +115,63 @@ _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequen
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG, _string)
 
 
+# Tags a document may carry, all implicit: YAML's explicit tags (!!timestamp, !!binary, !!set...) are refused.
+_ACCEPTED_TAGS = {"tag:yaml.org,2002:" + t for t in ("str", "int", "float", "bool", "null", "map", "seq", "merge")}
+# Nesting deeper than this, or more nodes than this once aliases are expanded, is refused before construction.
+MAX_DEPTH = 64
+MAX_NODES = 200_000
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.MappingNode):
+        return [n for pair in node.value for n in pair]
+    return list(node.value) if isinstance(node, yaml.SequenceNode) else []
+
+
+def _check_nodes(root: yaml.Node, source: str) -> None:
+    """Refuse explicit tags, nesting deeper than MAX_DEPTH, cycles, and documents whose aliases expand to more
+    than MAX_NODES nodes (an alias bomb), before anything is built from them."""
+    sizes: dict[int, int] = {}
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
+    while stack:
+        node, depth, done = stack.pop()
+        key = id(node)
+        line, column = _position(node)
+        if done:
+            on_path.discard(key)
+            sizes[key] = 1 + sum(sizes[id(child)] for child in _children(node))
+            if sizes[key] > MAX_NODES:
+                raise InputError(f"the document expands to more than {MAX_NODES:,} values (through YAML aliases)",
+                                 file=source, line=line, column=column, expected="a document without alias bombs")
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            raise InputError("a YAML alias refers to a value that contains it", file=source, line=line,
+                             column=column, expected="a document without recursive aliases")
+        if depth > MAX_DEPTH:
+            raise InputError(f"values nested more than {MAX_DEPTH} levels deep", file=source, line=line,
+                             column=column, expected="a flatter document")
+        if node.tag not in _ACCEPTED_TAGS:
+            raise InputError(f"the YAML tag {node.tag} is not accepted", file=source, line=line, column=column,
+                             expected="plain values: text, numbers, true/false, lists and mappings")
+        on_path.add(key)
+        stack.append((node, depth, True))
+        stack.extend((child, depth + 1, False) for child in _children(node))
+
+
 def load_text(text: str, source: str) -> Any:
-    """Parse YAML text; syntax errors become an InputError with the parser's line and column."""
+    """Parse YAML text; syntax errors become an InputError with the parser's line and column, and the document
+    is checked (tags, depth, alias expansion) before it is built."""
     loader = _Loader(text)
     loader.source = source
     try:
-        return loader.get_single_data()
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_nodes(node, source)
+        return loader.construct_document(node)
     except yaml.MarkedYAMLError as exc:
         mark = exc.problem_mark or exc.context_mark
         line, column = (mark.line + 1, mark.column + 1) if mark else (None, None)
@@ -127,29 +179,44 @@ def load_text(text: str, source: str) -> Any:
         raise InputError(f"malformed YAML: {problem}", file=source, line=line, column=column) from None
     except yaml.YAMLError as exc:
         raise InputError(f"malformed YAML: {exc}", file=source) from None
+    except (ValueError, TypeError, OverflowError) as exc:
+        raise InputError(f"a value cannot be read: {exc}", file=source) from None
+    except RecursionError:
+        raise InputError(f"values nested too deeply (more than {MAX_DEPTH} levels)", file=source) from None
     finally:
         loader.dispose()
 
 
-def load_file(path: Path) -> Any:
-    """Read and parse a YAML file, refusing unreadable, oversized, non-UTF-8 and empty files."""
+def read_input(path: Path, what: str = "file") -> str:
+    """The text of an input file: a regular file (not a folder, pipe or device) of at most MAX_FILE_BYTES, read
+    no further than that, in UTF-8 (a byte-order mark is dropped)."""
     source = str(path)
     try:
-        size = path.stat().st_size
+        mode = path.stat().st_mode
     except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror}", file=source) from None
-    if path.is_dir():
+        raise InputError(f"cannot read the {what}: {exc.strerror}", file=source) from None
+    if stat.S_ISDIR(mode):
         raise InputError("is a folder, not a file", file=source)
-    if size > MAX_FILE_BYTES:
-        raise InputError(f"the file is {size:,} bytes, over the limit of {MAX_FILE_BYTES:,}", file=source,
-                         expected="a scenario file of at most 2 MB")
+    if not stat.S_ISREG(mode):
+        raise InputError("is not a regular file (a pipe, a device or a socket)", file=source,
+                         expected=f"a {what} saved on disk")
     try:
-        text = path.read_text(encoding="utf-8")
+        with path.open("rb") as handle:
+            raw = handle.read(MAX_FILE_BYTES + 1)
+    except OSError as exc:
+        raise InputError(f"cannot read the {what}: {exc.strerror}", file=source) from None
+    if len(raw) > MAX_FILE_BYTES:
+        raise InputError(f"the {what} is over the limit of {MAX_FILE_BYTES:,} bytes", file=source,
+                         expected=f"a {what} of at most 2 MB")
+    try:
+        return raw.decode("utf-8-sig")
     except UnicodeDecodeError as exc:
         raise InputError(f"not UTF-8 text (byte {exc.start})", file=source) from None
-    except OSError as exc:
-        raise InputError(f"cannot read the file: {exc.strerror}", file=source) from None
-    data = load_text(text, source)
+
+
+def load_file(path: Path) -> Any:
+    """Read and parse a YAML file, refusing unreadable, oversized, non-UTF-8 and empty files."""
+    data = load_text(read_input(path), str(path))
     if data is None:
-        raise InputError("the file is empty", file=source, expected="a YAML mapping")
+        raise InputError("the file is empty", file=str(path), expected="a YAML mapping")
     return data

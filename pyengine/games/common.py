@@ -8,9 +8,10 @@ from typing import Any
 
 import clingo
 
-from pyengine.catalog import Card, Catalog, MemoryCatalog
+from pyengine.catalog import Card, Catalog, MemoryCatalog, Overlay
 from pyengine.errors import InputError
 from pyengine.fields import Fields
+from pyengine.limits import limits
 from pyengine.yamlio import load_file
 
 
@@ -22,6 +23,27 @@ def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str]) 
         line, column = data.item_at(index)
         catalog.add(parse(Fields(item, str(path), f"[{index}]", fields, line, column)))
     return catalog
+
+
+def hypothetical_cards(state: Any, fields: Fields, card_fields: set[str],
+                       parse: Callable[[Fields], Card]) -> list[Card]:
+    """A scenario's `cards:`, laid over the state's catalog as they are read (one may name another), at most
+    `limits.max_cards` of them."""
+    top = MemoryCatalog()
+    state.catalog = Overlay(state.catalog, top)
+    found = []
+    for index, (item, line, column, path) in enumerate(fields.items("cards")):
+        if index >= limits.max_cards:
+            raise InputError(f"more than {limits.max_cards} hypothetical cards", file=fields.file, line=line,
+                             column=column, field=path, expected="fewer cards in `cards:`")
+        one = Fields(item, fields.file, path, card_fields, line or 0, column or 0)
+        card = parse(one)
+        if card.id in state.catalog:
+            raise one.error("id", f"card id {card.id!r} already names a card",
+                            expected="a new id for a hypothetical card")
+        top.add(card)
+        found.append(card)
+    return found
 
 
 def open_catalog(name: str, builtin: Callable[[], Catalog]) -> Catalog:

@@ -12,11 +12,12 @@ from typing import Any, ClassVar
 import clingo
 
 from pyengine import kb as kbase
-from pyengine.asp import Const, fact
+from pyengine.asp import MAX_NUMBER, Const, fact
 from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
-from pyengine.games.common import CardGame, catalog_for, read_builtin, resolve_card
+from pyengine.games.common import CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
+from pyengine.limits import limits
 from pyengine.resources import facts_dir
 from pyengine.text import title_key
 from pyengine.yamlio import Mapping
@@ -58,6 +59,8 @@ class State:
     phase: str | None = None
     fellowship_player: str | None = None
     hypothetical: list[Card] = field(default_factory=list)
+    # How many instances without an id each (player, zone) holds so far: their ids are numbered from it.
+    zone_counts: dict[tuple[str, str], int] = field(default_factory=dict)
 
 
 def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
@@ -183,16 +186,10 @@ class Lotr(CardGame):
 
     def parse_state(self, fields: Fields) -> State:
         state = self._new_state(fields)
-        hypothetical: list[Card] = []
-        for item, line, column, path in fields.items("cards"):
-            card_fields = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
-            card = parse_card(card_fields, True, lambda ref, f, k: self._resolve(state, ref, f, k))
-            if card.id in state.catalog or any(c.id == card.id for c in hypothetical):
-                raise card_fields.error("id", f"card id {card.id!r} already names a card",
-                                        expected="a new id for a hypothetical card")
-            hypothetical.append(card)
-            state.catalog = state.catalog.extended([card])
-        state.hypothetical = hypothetical
+        def resolve(ref: Any, where: Fields, key: str) -> Card:
+            return self._resolve(state, ref, where, key)
+
+        state.hypothetical = hypothetical_cards(state, fields, CARD_FIELDS, lambda f: parse_card(f, True, resolve))
         players = fields.mapping("players")
         state.players = [str(p) for p in players]
         for player in state.players:
@@ -215,11 +212,14 @@ class Lotr(CardGame):
                   line: int | None, column: int | None) -> None:
         if isinstance(item, str | int) and not isinstance(item, bool):
             item_fields = Fields({"card": item}, file, path, INSTANCE_FIELDS, line or 0, column or 0)
-            same_zone = sum(1 for i in state.instances.values() if i.owner == player and i.zone == zone)
-            auto_id = f"{player}.{zone}.{same_zone + 1}"
+            state.zone_counts[player, zone] = state.zone_counts.get((player, zone), 0) + 1
+            auto_id = f"{player}.{zone}.{state.zone_counts[player, zone]}"
         else:
             item_fields = Fields(item, file, path, INSTANCE_FIELDS, line or 0, column or 0)
             auto_id = None
+        if len(state.instances) >= limits.max_instances:
+            raise InputError(f"the state has more than {limits.max_instances} card instances", file=file, line=line,
+                             column=column, field=path, expected="a smaller state, or a higher --max-instances")
         card = self._resolve(state, item_fields.require("card", "a card reference"), item_fields, "card")
         instance_id = item_fields.text("id") or auto_id or ""
         if not instance_id:
@@ -339,10 +339,11 @@ class Lotr(CardGame):
                                                                            default="same_player")}
         if fields.has("players"):
             raise fields.error("players", "a deck belongs to one player", expected="no players with in: deck")
-        counts = [int(c) if isinstance(c, int) and not isinstance(c, bool) and c > 0 else -1
+        counts = [c if isinstance(c, int) and not isinstance(c, bool) and 0 < c <= MAX_NUMBER else -1
                   for c, *_ in fields.items("counts")] or [1, 1]
         if len(counts) != 2 or min(counts) < 1:
-            raise fields.error("counts", f"got {fields.raw('counts')!r}", expected="two whole numbers of at least 1")
+            raise fields.error("counts", f"got {fields.raw('counts')!r}",
+                               expected=f"two whole numbers from 1 to {MAX_NUMBER}")
         return {"cards": cards, "in": where, "entries": [(c, n, "draw") for c, n in zip(cards, counts, strict=True)]}
 
     # -- facts ---------------------------------------------------------------------------------------------

@@ -16,7 +16,8 @@ from pyengine.asp import Const, fact, term
 from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
-from pyengine.games.common import CardGame, catalog_for, read_builtin, resolve_card
+from pyengine.games.common import CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
+from pyengine.limits import limits
 from pyengine.resources import facts_dir
 from pyengine.text import title_key
 
@@ -34,8 +35,9 @@ ENCOUNTER = "encounter"
 
 
 def loose_key(text: str) -> str:
-    """A name with case, accents, spaces, hyphens and punctuation removed (Yellowjacket = Yellow Jacket)."""
-    return re.sub(r"[^0-9a-z]", "", title_key(text))
+    """A name with case, accents, spaces, hyphens and punctuation removed (Yellowjacket = Yellow Jacket); the
+    letters and digits of every script are kept."""
+    return "".join(ch for ch in title_key(text) if ch.isalnum())
 
 
 @dataclass
@@ -164,13 +166,7 @@ class Marvel(CardGame):
 
     def _hypothetical(self, state: State, fields: Fields) -> None:
         """A scenario's `cards:`, hypothetical cards laid over the catalog."""
-        for item, line, column, path in fields.items("cards"):
-            card_fields = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
-            card = parse_card(card_fields, True)
-            if card.id in state.catalog:
-                raise card_fields.error("id", f"card id {card.id!r} already names a card",
-                                        expected="a new id for a hypothetical card")
-            state.catalog = state.catalog.extended([card])
+        hypothetical_cards(state, fields, CARD_FIELDS, lambda f: parse_card(f, True))
 
     def parse_state(self, fields: Fields) -> State:
         state = self._new_state(fields)
@@ -221,6 +217,9 @@ class Marvel(CardGame):
         return found[0]
 
     def _add(self, state: State, fields: Fields, instance: Instance) -> None:
+        if len(state.instances) >= limits.max_instances:
+            raise fields.error("card", f"the state has more than {limits.max_instances} card instances",
+                               expected="a smaller state, or a higher --max-instances")
         if instance.id in state.instances:
             raise fields.error("id", f"instance id {instance.id!r} is used twice", expected="one zone per instance")
         state.instances[instance.id] = instance

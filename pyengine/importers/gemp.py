@@ -17,10 +17,12 @@ from typing import Any
 
 import hjson
 
+from pyengine.asp import MAX_NUMBER
 from pyengine.catalog import Card
-from pyengine.errors import InputError
-from pyengine.games.lotr import GAME
+from pyengine.errors import InputError, closest
+from pyengine.games.lotr import GAME, TYPES
 from pyengine.text import title_key
+from pyengine.yamlio import read_input
 
 SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
          "shadow": "shadow"}
@@ -48,8 +50,20 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
     raw_type = entry.get("type")
     if not isinstance(raw_type, str):
         raise InputError(f"card {card_id} has no type", file=file, field=f"{card_id}.type", expected="a card type")
+    if _type(raw_type) not in TYPES:
+        raise InputError(f"card {card_id} has the unknown type {raw_type!r}", file=file, field=f"{card_id}.type",
+                         expected="one of " + ", ".join(TYPES), suggestion=closest(_type(raw_type), TYPES))
     info = entry.get("cardInfo") if isinstance(entry.get("cardInfo"), dict) else {}
+    for key, value in (("subtitle", entry.get("subtitle")), ("side", entry.get("side")),
+                       ("culture", entry.get("culture")), ("cardInfo.collInfo", info.get("collInfo"))):
+        if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
+            raise InputError(f"card {card_id} has {type(value).__name__} for {key}", file=file,
+                             field=f"{card_id}.{key}", expected="text (or a whole number)")
     unique = entry.get("unique")
+    if not (unique is None or isinstance(unique, bool)
+            or (isinstance(unique, int) and 0 <= unique <= MAX_NUMBER)):
+        raise InputError(f"card {card_id} has unique: {unique!r}", file=file, field=f"{card_id}.unique",
+                         expected=f"true, false, or a whole number up to {MAX_NUMBER}")
     title, variant = printed_title(stored.strip())
     raw_side = entry.get("side")
     subtitle = entry.get("subtitle")
@@ -80,13 +94,15 @@ def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -
     cards: dict[str, Card] = {}
     for index, path in enumerate(files, 1):
         relative = str(path.relative_to(root))
+        text = read_input(path, "card file")
         try:
-            data = hjson.loads(path.read_text(encoding="utf-8"))
+            data = hjson.loads(text)
         except hjson.HjsonDecodeError as exc:
             raise InputError(f"malformed HJSON: {exc.msg}", file=str(path), line=exc.lineno,
                              column=exc.colno) from None
-        except (UnicodeDecodeError, OSError) as exc:
-            raise InputError(f"cannot read the card file: {exc}", file=str(path)) from None
+        except (RecursionError, ValueError, TypeError) as exc:
+            raise InputError(f"unreadable HJSON: {type(exc).__name__}", file=str(path),
+                             expected="card entries nested a few levels deep") from None
         if not isinstance(data, dict):
             raise InputError("not a mapping of card ids to cards", file=str(path), expected="a GEMP card file")
         official = relative.split("/")[0] == "official"

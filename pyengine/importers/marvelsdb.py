@@ -15,23 +15,48 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pyengine.asp import MAX_NUMBER
 from pyengine.catalog import Card
-from pyengine.errors import InputError
-from pyengine.games.marvel import loose_key
+from pyengine.errors import InputError, closest
+from pyengine.games.marvel import TYPES, loose_key
 from pyengine.text import title_key
+from pyengine.yamlio import read_input
 
 PLAYER_EXCLUDED = {"encounter", "campaign"}
 
 
+# The fields of a card record that must be text, and those that must be whole numbers, when present.
+TEXT_FIELDS = ("code", "name", "subname", "type_code", "back_link", "faction_code", "set_code", "pack_code",
+               "duplicate_of")
+NUMBER_FIELDS = ("deck_limit", "quantity")
+
+
 def _load(path: Path) -> list[dict[str, Any]]:
+    text = read_input(path, "card file")
     try:
-        data = json.loads(path.read_text(encoding="utf-8"))
+        data = json.loads(text)
     except json.JSONDecodeError as exc:
         raise InputError(f"malformed JSON: {exc.msg}", file=str(path), line=exc.lineno, column=exc.colno) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise InputError(f"cannot read the file: {exc}", file=str(path)) from None
+    except (RecursionError, ValueError) as exc:
+        raise InputError(f"unreadable JSON: {type(exc).__name__}", file=str(path)) from None
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
         raise InputError("not a list of cards", file=str(path), expected="a MarvelCDB pack file")
+    for entry in data:
+        code = entry.get("code")
+        for key in TEXT_FIELDS:
+            if key in entry and entry[key] is not None and not isinstance(entry[key], str):
+                raise InputError(f"card {code!r} has {type(entry[key]).__name__} for {key}", file=str(path),
+                                 field=f"{code}.{key}", expected="text")
+        for key in NUMBER_FIELDS:
+            value = entry.get(key)
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int)
+                                      or not 0 <= value <= MAX_NUMBER):
+                raise InputError(f"card {code!r} has {value!r} for {key}", file=str(path), field=f"{code}.{key}",
+                                 expected=f"a whole number from 0 to {MAX_NUMBER}")
+        if "type_code" in entry and entry["type_code"] not in TYPES:
+            raise InputError(f"card {code!r} has the unknown type {entry['type_code']!r}", file=str(path),
+                             field=f"{code}.type_code", expected="a MarvelCDB type code such as hero, ally, minion",
+                             suggestion=closest(str(entry["type_code"]), TYPES))
     return data
 
 
@@ -68,8 +93,13 @@ def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]
     reprints: dict[str, list[str]] = defaultdict(list)
     for code, entry in raw.items():
         if "name" not in entry:
-            original = entry["duplicate_of"]
+            original, seen = entry["duplicate_of"], {code}
             while original in raw and "name" not in raw[original]:
+                if original in seen:
+                    raise InputError(f"reprints refer to each other in a cycle: {', '.join(sorted(seen))}",
+                                     file=entry.get("_file"), field=f"{code}.duplicate_of",
+                                     expected="duplicate_of naming an original card")
+                seen.add(original)
                 original = raw[original]["duplicate_of"]
             reprints[original].append(code)
     by_set: dict[str, list[str]] = defaultdict(list)
