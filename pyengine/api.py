@@ -594,6 +594,15 @@ def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str 
     from pyengine.search import Side, parse_side, scenario_of, search
 
     game = _games(game)[0]
+    from pyengine.limits import MAX_SEARCH_CARDS
+
+    for name, value in (("--max-cards", max_cards), ("--max-instances", max_instances or max_cards)):
+        if not 1 <= value <= MAX_SEARCH_CARDS:
+            raise InputError(f"{name} {value} is out of range", field=name,
+                             expected=f"from 1 to {MAX_SEARCH_CARDS}: larger states need more memory than any ceiling")
+    folder = Path(out) if out else None
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise InputError("is a file, not a folder", file=str(folder), field="--out", expected="a folder to write into")
     if (compare is None) == (decisive is None):
         raise InputError("say what to compare", field="--compare", expected="--compare A B, or --decisive RULE")
     if compare is not None:
@@ -609,17 +618,21 @@ def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str 
     findings = search(game, a, b, max_cards, instances, cap, all_models=all_shapes,
                       progress=(lambda n: progress(n, cap)) if progress else None)
     shapes = sorted({s for f in findings for s in f.shapes})
-    folder = Path(out) if out else None
     entries = []
     for number, finding in enumerate(findings, 1):
         scenario = scenario_of(game, finding, a, b, f"{game}: {a.label} against {b.label}, state {number}")
         entry: dict[str, Any] = {"shapes": [list(s) for s in finding.shapes], "scenario": scenario}
         if folder:
-            folder.mkdir(parents=True, exist_ok=True)
-            path = folder / f"{game}-{number:03d}.yaml"
-            path.write_text(yaml.safe_dump(scenario, sort_keys=False, allow_unicode=True), encoding="utf-8")
-            entry["file"] = str(path)
+            entry["file"] = str(folder / f"{game}-{number:03d}.yaml")
         entries.append(entry)
+    if folder:
+        try:
+            folder.mkdir(parents=True, exist_ok=True)
+            for entry in entries:
+                Path(entry["file"]).write_text(yaml.safe_dump(entry["scenario"], sort_keys=False, allow_unicode=True),
+                                               encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write the scenarios: {exc.strerror}", file=str(folder), field="--out") from None
     return EdgeCasesResult(game, a.label, b.label, max_cards, len(findings), [list(s) for s in shapes], entries,
                            instances)
 
@@ -656,15 +669,21 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
     found = [f for entry in report for f in entry["findings"]]
     new = [f["id"] for f in found if f["id"] not in accepted]
     if write_baseline:
-        Path(write_baseline).write_text(yaml.safe_dump({"accepted": sorted(f["id"] for f in found)}),
-                                        encoding="utf-8")
+        try:
+            Path(write_baseline).write_text(yaml.safe_dump({"accepted": sorted(f["id"] for f in found)}),
+                                            encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write the baseline: {exc.strerror}", file=str(write_baseline),
+                             field="--write-baseline") from None
     code = (1 if new else 0) if baseline else (1 if any(f["severity"] == "error" for f in found) else 0)
     return ConsistencyResult(report, new, sorted(accepted) if baseline else [], code)
 
 
-def import_source(source: str, path: str | Path, progress: Progress | None = None) -> ImportResult:
+def import_source(source: str, path: str | Path, progress: Progress | None = None,
+                  replace: bool = False) -> ImportResult:
     """Import a public card database (`gemp`: GEMP's LOTR card files; `marvelsdb`: MarvelCDB's JSON) into the
-    catalog store, replacing that source's cards; the result carries the data report."""
+    catalog store, replacing that source's cards (an import of no cards, or of fewer than half those stored, only
+    with `replace`); the result carries the data report."""
     from pyengine import store
     from pyengine.importers import gemp, marvelsdb
 
@@ -679,6 +698,6 @@ def import_source(source: str, path: str | Path, progress: Progress | None = Non
     else:
         cards, report = marvelsdb.read_cards(root, progress=progress)
         game = "marvel"
-    written = store.write_source(source, game, str(root.resolve()), cards, report)
+    written = store.write_source(source, game, str(root.resolve()), cards, report, replace=replace)
     return ImportResult(source, str(written), report, len(cards))
 

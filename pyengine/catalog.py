@@ -88,9 +88,11 @@ class Catalog:
         return Overlay(self, MemoryCatalog(cards))
 
     def resolve(self, ref: str, file: str | None = None, line: int | None = None, column: int | None = None,
-                field_name: str | None = None, accept: Callable[[Card], bool] | None = None) -> Card:
-        """The one card a reference names, or an InputError with suggestions or the candidates. Where the field
-        only takes some cards (`accept`, e.g. heroes), a name shared with other kinds of card narrows to them."""
+                field_name: str | None = None, accept: Callable[[Card], bool] | None = None,
+                suggest: bool = True) -> Card:
+        """The one card a reference names, or an InputError with suggestions (unless `suggest` is false: finding
+        them scans the catalog) or the candidates. Where the field only takes some cards (`accept`, e.g.
+        heroes), a name shared with other kinds of card narrows to them."""
         card = self.lookup_id(ref)
         if card is not None:
             return card
@@ -115,7 +117,7 @@ class Catalog:
                                  field=field_name, expected="a card id, a collector's info or a title with subtitle")
         raise InputError(f"unknown card {ref!r}", file=file, line=line, column=column, field=field_name,
                          expected="a card id, a collector's info or a title in the catalog",
-                         suggestion=closest(ref, self.suggestion_names()))
+                         suggestion=closest(ref, self.suggestion_names()) if suggest else None)
 
 
 class MemoryCatalog(Catalog):

@@ -10,6 +10,7 @@ import argparse
 import contextlib
 import io
 import json
+import os
 import sys
 import time
 from collections.abc import Callable
@@ -236,7 +237,7 @@ def _print_marvelsdb_report(report: dict[str, Any]) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    result = api.import_source(args.source, args.path, _progress_line())
+    result = api.import_source(args.source, args.path, _progress_line(), replace=args.replace)
     if args.json:
         print(result.to_json())
     else:
@@ -330,6 +331,8 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("source", choices=["gemp", "marvelsdb"],
                      help="gemp: GEMP's LOTR TCG card files (HJSON); marvelsdb: MarvelCDB's JSON data")
     imp.add_argument("path", metavar="PATH", help="the card database folder (e.g. a clone's cards/)")
+    imp.add_argument("--replace", action="store_true",
+                     help="replace the stored cards even with none, or with fewer than half as many")
     imp.add_argument("--json", action="store_true", help="print the data report as JSON")
     imp.set_defaults(func=cmd_import)
 
@@ -415,12 +418,19 @@ def _report(error: InputError) -> int:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The command's own function, its input errors as one line each and exit code 2."""
+    """The command's own function, its input errors as one line each and exit code 2 (a defect too, named as
+    one, unless PYENGINE_DEBUG is set)."""
     try:
         args.readings = _reading_pairs(args)
         return int(args.func(args))
     except InputError as error:
         return _report(error)
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise
+    except Exception as error:
+        if os.environ.get("PYENGINE_DEBUG"):
+            raise
+        return _report(InputError(f"internal error (a defect of pyengine): {type(error).__name__}: {error}"))
 
 
 def _bounded(args: argparse.Namespace) -> int:

@@ -35,6 +35,10 @@ def _text_decklist(path: Path) -> Mapping:
                 key, value = "sites", match["value"]
             else:
                 value = match["value"]
+                if key in data and key not in ("cards", "sites"):
+                    raise InputError(f"{match['section'].strip()}: is given twice (also on line "
+                                     f"{data.key_positions[key][0]})", file=str(path), line=number,
+                                     field=key, expected="one line for each single card of the deck")
             if key == "sites" or key == "cards":
                 items = data.setdefault(key, Sequence())
                 items.append(value)

@@ -160,7 +160,7 @@ def scenario_files(paths: list[Path]) -> list[Path]:
     found: list[Path] = []
     for path in paths:
         if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix in {".yaml", ".yml"} and p.is_file()))
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in {".yaml", ".yml"} and p.is_file()))
         else:
             found.append(path)
     return found

@@ -53,25 +53,51 @@ def _decode(record: str) -> Card:
     return Card(**data)
 
 
+def _unusable(path: Path, why: object) -> InputError:
+    return InputError(f"the catalog store cannot be used: {why}", file=str(path),
+                      expected=f"a catalog store made by `pyengine import`, or another path in {STORE_ENV}")
+
+
+def _open(path: Path, write: bool = False) -> sqlite3.Connection:
+    """A connection to the store, read-write where the file allows it (so that a journal left by an import that
+    was killed is rolled back and the data read), else read-only; waits up to 30 s for another import."""
+    if path.is_dir():
+        raise _unusable(path, "it is a folder")
+    try:
+        if write:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return sqlite3.connect(path, timeout=30, check_same_thread=False)
+        if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+            return sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=30, check_same_thread=False)
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, check_same_thread=False)
+    except (OSError, sqlite3.Error) as exc:
+        raise _unusable(path, exc) from None
+
+
 @contextmanager
 def _connect(path: Path, write: bool = False) -> Iterator[sqlite3.Connection]:
-    if write:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        connection = sqlite3.connect(path)
-    else:
-        connection = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
+    connection = _open(path, write)
     try:
         yield connection
+    except sqlite3.Error as exc:
+        raise _unusable(path, exc) from None
     finally:
         connection.close()
 
 
 def write_source(source: str, game: str, origin: str, cards: Iterable[Card], report: dict[str, Any],
-                 path: Path | None = None) -> Path:
-    """Replace one source's cards in the store, all at once."""
+                 path: Path | None = None, replace: bool = False) -> Path:
+    """Replace one source's cards in the store, all at once. An import that would leave no cards, or fewer than
+    half of those stored, is refused unless `replace` says so (an empty or truncated pool is a mistake far
+    more often than an intent)."""
     path = path or store_path()
+    cards = list(cards)
     with _connect(path, write=True) as db:
         db.executescript(_SCHEMA)
+        (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
+        if not replace and (not cards or len(cards) < stored / 2):
+            raise InputError(f"the import holds {len(cards)} cards where the store holds {stored} of {source!r}",
+                             field="PATH", expected="the whole card database, or --replace to replace it anyway")
         with db:
             for table in ("sources", "cards", "names", "codes"):
                 db.execute(f"DELETE FROM {table} WHERE source = ?", (source,))
@@ -92,10 +118,10 @@ def sources(path: Path | None = None) -> dict[str, str]:
     if not path.exists():
         return {}
     with _connect(path) as db:
-        try:
-            return dict(db.execute("SELECT source, game FROM sources").fetchall())
-        except sqlite3.DatabaseError:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "sources" not in tables:
             return {}
+        return dict(db.execute("SELECT source, game FROM sources").fetchall())
 
 
 class StoreCatalog(Catalog):
@@ -106,8 +132,9 @@ class StoreCatalog(Catalog):
         if source not in sources(self.path):
             raise InputError(f"no imported catalog {source!r} in the store {self.path}", field="catalog",
                              expected=f"run `pyengine import {source} PATH` first, or set {STORE_ENV}")
-        self._db = sqlite3.connect(f"file:{self.path}?mode=ro", uri=True, check_same_thread=False)
+        self._db = _open(self.path)
         self._cache: dict[str, Card | None] = {}
+        self._names: list[str] | None = None
 
     def _cards(self, query: str, arg: str) -> list[Card]:
         rows = self._db.execute(query, (self.source, arg)).fetchall()
@@ -130,8 +157,10 @@ class StoreCatalog(Catalog):
         return self._cards("SELECT DISTINCT id FROM names WHERE source = ? AND key = ? ORDER BY id", key)
 
     def suggestion_names(self) -> Iterable[str]:
-        for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,)):
-            yield from _decode(record).references()
+        if self._names is None:
+            rows = self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,))
+            self._names = [name for (record,) in rows for name in _decode(record).references()]
+        return self._names
 
     def all_cards(self) -> Iterator[Card]:
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):

@@ -64,13 +64,19 @@ def catalog_for(fields: Fields, choices: tuple[str, ...], builtin: Callable[[], 
         raise fields.error("catalog", error.message, error.expected) from None
 
 
+# A decklist's unknown cards get suggestions for this many of them (each scans the whole catalog).
+SUGGESTED_ERRORS = 20
+
+
 def resolve_card(catalog: Catalog, ref: Any, fields: Fields, key: str,
-                 accept: Callable[[Card], bool] | None = None) -> Card:
-    """The card a field names, with the field's line in any error."""
+                 accept: Callable[[Card], bool] | None = None, errors: list[InputError] | None = None) -> Card:
+    """The card a field names, with the field's line in any error; where `errors` collects a decklist's errors,
+    only the first SUGGESTED_ERRORS of them get suggestions."""
     line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
     if isinstance(ref, bool) or not isinstance(ref, str | int):
         raise fields.error(key, f"got {ref!r}", expected="a card id, code, collector's info or title")
-    return catalog.resolve(str(ref), fields.file, line, column, fields.name(key), accept=accept)
+    return catalog.resolve(str(ref), fields.file, line, column, fields.name(key), accept=accept,
+                           suggest=errors is None or len(errors) < SUGGESTED_ERRORS)
 
 
 def describe_card_param(value: Any, instances: dict[str, Any]) -> str | None:

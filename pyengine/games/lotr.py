@@ -162,8 +162,9 @@ class Lotr(CardGame):
 
     # -- reading a scenario -------------------------------------------------------------------------------
 
-    def _resolve(self, state: State, ref: Any, fields: Fields, key: str) -> Card:
-        return resolve_card(state.catalog, ref, fields, key)
+    def _resolve(self, state: State, ref: Any, fields: Fields, key: str,
+                 errors: list[InputError] | None = None) -> Card:
+        return resolve_card(state.catalog, ref, fields, key, errors=errors)
 
     def _new_state(self, fields: Fields) -> State:
         return State(catalog_for(fields, CATALOGS, builtin_catalog))
@@ -287,7 +288,7 @@ class Lotr(CardGame):
                 item.key_positions = {"card": (line or 0, column or 0), "count": (line or 0, column or 0)}
             try:
                 entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
-                card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
+                card = self._resolve(state, entry.require("card", "a card reference"), entry, "card", errors)
                 entries.append((card, entry.whole("count", 1, minimum=1), part))
             except InputError as error:
                 if errors is None:

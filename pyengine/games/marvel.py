@@ -158,8 +158,10 @@ class Marvel(CardGame):
 
     # -- reading a scenario -------------------------------------------------------------------------------
 
-    def _resolve(self, state: State, ref: Any, fields: Fields, key: str, hero: bool = False) -> Card:
-        return resolve_card(state.catalog, ref, fields, key, (lambda card: card.type == "hero") if hero else None)
+    def _resolve(self, state: State, ref: Any, fields: Fields, key: str, hero: bool = False,
+                 errors: list[InputError] | None = None) -> Card:
+        return resolve_card(state.catalog, ref, fields, key, (lambda card: card.type == "hero") if hero else None,
+                            errors)
 
     def _new_state(self, fields: Fields) -> State:
         return State(catalog_for(fields, CATALOGS, builtin_catalog))
@@ -247,7 +249,7 @@ class Marvel(CardGame):
                     item = {"card": ref, "count": count}
                 entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
                 written = entry.require("card", "a card reference")
-                card = self._resolve(state, written, entry, "card")
+                card = self._resolve(state, written, entry, "card", errors=errors)
                 if str(written) in card.extra.get("codes", []):
                     state.written[card.id] = str(written)
                 entries.append((card, entry.whole("count", 1, minimum=1)))
