@@ -7,6 +7,8 @@ import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
 
+from pyengine.text import printable
+
 
 @dataclass
 class InputError(Exception):
@@ -28,7 +30,7 @@ class InputError(Exception):
             text += f"; expected {self.expected}"
         if self.suggestion:
             text += f"; did you mean {self.suggestion}?"
-        return text.replace("\n", "\\n")
+        return printable(text)
 
     def as_dict(self) -> dict[str, object]:
         """The error's parts that are known, by name (file, line, column, field, message, expected, suggestion)."""

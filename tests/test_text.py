@@ -10,9 +10,9 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from pyengine.asp import fact
 from pyengine.engine import answer
 from pyengine.scenario import load_scenario
-from pyengine.asp import fact
 from pyengine.text import title_key
 
 

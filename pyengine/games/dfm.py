@@ -76,12 +76,18 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_na
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags"}
-NUMERIC = {"tokens": 2, "coins": 1, "reserve": 0, "units": 2, "nazgul": 0, "stack": 1, "alliance": 2, "grey": 1,
-           "discard_pile": 0}
-BOOLEAN = {"turn": 1, "called": 1, "taken": 2, "open_tile": 1, "owned": 2, "locked": 2, "locked_by": 2,
-           "blocked": 3, "protected": 2, "forced": 4, **{s: 2 for s in ALLY_STATES}}
-# The game's own names: written bare in a fluent, any other text is a name of the state (a region).
-VOCABULARY = {*FACTIONS, *RACES, *ALLIES, "any", "discard", "play", "enter", "exit"}
+# The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
+# (faction, race, ally, use: constants), region names (any text) and layout numbers.
+NUMERIC: dict[str, tuple[str, ...]] = {
+    "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
+    "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": ()}
+BOOLEAN: dict[str, tuple[str, ...]] = {
+    "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("region",),
+    "owned": ("region", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
+    "blocked": ("region", "region", "faction"), "protected": ("region", "faction"),
+    "forced": ("faction", "number", "number", "use"), **{s: ("faction", "ally") for s in ALLY_STATES}}
+# The words of each kind of argument.
+WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play")}
 
 
 # An action: its act/3 term, its choices (name, value), and its words.
@@ -97,9 +103,9 @@ class State:
 
 
 def _fits(value: Any, kind: str) -> bool:
-    """Whether a fluent argument is of its kind: a race, a region name, or a layout number."""
-    if kind == "race":
-        return value in RACES
+    """Whether a fluent argument is of its kind: one of the game's words, a region name, or a layout number."""
+    if kind in WORDS:
+        return value in WORDS[kind]
     if kind == "number":
         return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_POSITION
     return isinstance(value, str) and bool(value)
@@ -331,25 +337,23 @@ class Dfm:
             if len(args) - 1 != len(kinds) or not all(_fits(a, k) for a, k in zip(args[1:], kinds, strict=False)):
                 raise fields.error(key, f"got {raw!r}", expected="[tokens, stack, RACE], [tokens, tile, REGION], "
                                    "[tokens, connection, FROM, TO] or [tokens, card, ROW, COLUMN]")
-            values = [Const(a) if k == "race" else a for a, k in zip(args[1:], kinds, strict=True)]
+            values = [Const(a) if k in WORDS else a for a, k in zip(args[1:], kinds, strict=True)]
             return term("tok", term({"connection": "conn"}.get(args[0], args[0]), *values))
         if name == "tokens":
             if len(args) != 1 or args[0] not in TOKEN_PLACES:
                 places = ", ".join(TOKEN_PLACES)
                 raise fields.error(key, f"got {raw!r}", expected=f"[tokens, P] with P one of {places}")
             return term("tok", Const(args[0]))
-        arity = NUMERIC.get(name, BOOLEAN.get(name))
-        if arity is None or len(args) != arity:
+        kinds = NUMERIC.get(name, BOOLEAN.get(name))
+        if kinds is None or len(args) != len(kinds):
             known = sorted({*NUMERIC, *BOOLEAN})
             raise fields.error(key, f"got {raw!r}", expected="a fluent name followed by its arguments, one of "
                                + ", ".join(known))
-        values: list[Value] = []
-        for a in args:
-            if not (_fits(a, "number") or (isinstance(a, str) and a)):
-                raise fields.error(key, f"got {raw!r}", expected="names and whole numbers from 1 to "
-                                   f"{MAX_POSITION} after the fluent's name")
-            values.append(Const(a) if a in VOCABULARY else a)
-        return term(name, *values)
+        for a, kind in zip(args, kinds, strict=True):
+            if not _fits(a, kind):
+                choices = ", ".join(WORDS[kind]) if kind in WORDS else f"a {kind}"
+                raise fields.error(key, f"got {a!r} in {raw!r}", expected=f"{choices} as the {kind} of {name}")
+        return term(name, *(Const(a) if k in WORDS else a for a, k in zip(args, kinds, strict=True)))
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
         """Questions about a hypothetical call, and every action open at a moment, need a timeline of their own."""
