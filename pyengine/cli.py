@@ -21,7 +21,7 @@ from pyengine import api
 from pyengine.errors import InputError
 from pyengine.games import registry
 from pyengine.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS, limits
-from pyengine.runner import Failure, run_bounded
+from pyengine.runner import Failure, defect_place, run_bounded
 from pyengine.store import STORE_ENV
 from pyengine.text import printable
 
@@ -430,7 +430,8 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as error:
         if os.environ.get("PYENGINE_DEBUG"):
             raise
-        return _report(InputError(f"internal error (a defect of pyengine): {type(error).__name__}: {error}"))
+        return _report(InputError(f"internal error (a defect of pyengine): {type(error).__name__}: {error} "
+                                  f"[{defect_place(error)}]"))
 
 
 def _bounded(args: argparse.Namespace) -> int:

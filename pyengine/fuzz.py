@@ -1,15 +1,25 @@
-"""Fuzzing of the scenario loader and engine with near-valid inputs: the project's own scenario files,
-mutated in their structure (fields removed, values of the wrong type, unknown keys, strange strings) or in
-their text (characters deleted, inserted or swapped). Every input must end in answers or in an input error;
-anything else is a traceback and is counted.
+"""Fuzzing with near-valid inputs. Three modes:
 
-Run: python -m pyengine.fuzz --count 10000 [--seed N] [PATH ...]
+- `scenarios` (in process): the project's scenario files mutated in their structure (fields removed, typed
+  values of the wrong type or out of range, unknown keys, strange strings) or in their text (characters
+  deleted, inserted or swapped, YAML tags and aliases), read and answered;
+- `commands`: the same inputs written to files and run through the commands that read them (check,
+  explain, plays, facts, flip, deck) under their bounds;
+- `cards`: card-database folders in GEMP's and MarvelCDB's formats, built from the built-in catalogs and
+  mutated, imported and then used by a scenario.
+
+Every input must end in answers or in one line of input error; a traceback, an "internal error" line, an exit
+code other than 0, 1 and 2, or a run over its time bound is counted as a failure.
+
+Run: python -m pyengine.fuzz --mode commands --count 10000 [--seed N] [PATH ...]
 """
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import copy
+import io
 import random
 import sys
 import time
@@ -23,12 +33,22 @@ from pyengine.scenario import scenario_files, scenario_from_data
 from pyengine.yamlio import load_file, load_text
 
 STRANGE = ["", " ", "\\", '"', "'", "%", "#", ").", "\n", "a\"). evil. b(\"", "ä€𝄞", "x" * 300, "0", "-1", "1_313",
-           "yes", "null", "~", "[", "{}", "p0", "p999999", "lotr", "marvel", "play", "hero"]
+           "yes", "null", "~", "[", "{}", "p0", "p999999", "lotr", "marvel", "play", "hero", "\x1b[2J", "\r",
+           "\u2028", "\x85", "elves", "c(1,2)", "X). init(turn(sauron", "Ωμέγα"]
+# Typed values at the edges: clingo's 32-bit integers, floats YAML can write, and nesting.
+NUMBERS = [0, -1, 1, 7, 2**31 - 1, 2**31, 2**32 + 1, -(2**63), 10**20, 1.5, float("inf"), float("-inf"),
+           float("nan"), 1e308]
+# Text-level edits that YAML reads as tags, aliases or deep nesting.
+SNIPPETS = [" !!int ", " !!timestamp ", " !!binary ", " !!float ", " !!set ", " &a ", " *a ", " [[[[[[", "]]]",
+            " !!python/object ", " <<: *a "]
 
 
-def _random_value(rng: random.Random) -> Any:
-    return rng.choice([rng.choice(STRANGE), rng.randint(-3, 5), rng.random(), None, True, [], {},
-                       [rng.choice(STRANGE)], {rng.choice(STRANGE): rng.choice(STRANGE)}])
+def _random_value(rng: random.Random, depth: int = 0) -> Any:
+    choices: list[Any] = [rng.choice(STRANGE), rng.choice(NUMBERS), rng.randint(-3, 5), None, True, False]
+    if depth < 3:
+        choices += [[_random_value(rng, depth + 1) for _ in range(rng.randint(0, 3))],
+                    {str(rng.choice(STRANGE)): _random_value(rng, depth + 1) for _ in range(rng.randint(0, 2))}]
+    return rng.choice(choices)
 
 
 def _paths(data: Any, prefix: tuple = ()) -> list[tuple]:
@@ -75,10 +95,12 @@ def mutate_text(text: str, rng: random.Random) -> str:
             break
         where = rng.randrange(len(chars))
         action = rng.random()
-        if action < 0.4:
+        if action < 0.35:
             del chars[where]
-        elif action < 0.8:
+        elif action < 0.7:
             chars.insert(where, rng.choice(":-[]{}'\"#&*!|>%@` \n\t\\"))
+        elif action < 0.85:
+            chars[where:where] = list(rng.choice(SNIPPETS))
         else:
             other = rng.randrange(len(chars))
             chars[where], chars[other] = chars[other], chars[where]
@@ -117,17 +139,160 @@ def run(count: int, seed: int, paths: list[Path], progress: bool = False) -> dic
     return tally
 
 
+# Each command run by the `commands` and `cards` modes gets this --timeout; a run longer than it by more than
+# SLACK seconds is a failure.
+SECONDS = 10.0
+SLACK = 5.0
+
+
+def _command(args: list[str], tally: dict[str, Any], what: str) -> int:
+    """Run one command line in this process; count it as a failure unless it ends in 0, 1 or 2 with at most
+    one-line errors, no traceback and no internal error, within its time bound."""
+    from pyengine.cli import main as cli_main
+
+    out, err = io.StringIO(), io.StringIO()
+    started = time.monotonic()
+    try:
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = cli_main(["--timeout", str(SECONDS), *args])
+    except SystemExit as exit_:  # argparse's own usage errors
+        code = exit_.code if isinstance(exit_.code, int) else 2
+    except Exception:
+        code, text = -1, traceback.format_exc()
+        err.write(text)
+    seconds = time.monotonic() - started
+    tally["slowest"] = max(tally.get("slowest", 0.0), round(seconds, 2))
+    problems = [line for line in err.getvalue().splitlines() if "Traceback" in line or "internal error" in line]
+    if code not in (0, 1, 2) or problems or seconds > SECONDS + SLACK:
+        tally["tracebacks"] += 1
+        if len(tally["failures"]) < 20:
+            tally["failures"].append({"seed_file": what, "input": " ".join(args), "traceback": err.getvalue()[-3000:],
+                                      "seconds": round(seconds, 2), "code": code})
+    tally["answered" if code in (0, 1) else "input_errors"] += 1
+    tally["inputs"] += 1
+    return code
+
+
+def run_commands(count: int, seed: int, paths: list[Path], folder: Path) -> dict[str, Any]:
+    """`count` mutated scenarios written to files and run through check, explain, plays, facts, flip or deck."""
+    import yaml
+
+    rng = random.Random(seed)
+    seeds = [(f, f.read_text(encoding="utf-8"), load_file(f)) for f in scenario_files(paths)]
+    tally: dict[str, Any] = {"inputs": 0, "answered": 0, "input_errors": 0, "tracebacks": 0, "failures": []}
+    started = time.monotonic()
+    for index in range(count):
+        file, text, data = rng.choice(seeds)
+        path = folder / f"fuzz-{index % 50}.yaml"
+        if rng.random() < 0.3:
+            path.write_text(mutate_text(text, rng), encoding="utf-8")
+        else:
+            path.write_text(yaml.safe_dump(_plain(mutate_structure(data, rng)), allow_unicode=True), encoding="utf-8")
+        command = rng.choice(["check", "explain", "plays", "facts", "flip", "deck"])
+        args = [command, str(path), *(["--game", "lotr"] if command == "deck" else [])]
+        if command == "flip":
+            args += ["--question", str(rng.choice([q.get("id", "q1") for q in data.get("questions", [{}])
+                                                   if isinstance(q, dict)] or ["q1"]))]
+        _command(args, tally, str(file))
+        _progress(index, count)
+    tally["seconds"] = round(time.monotonic() - started, 1)
+    return tally
+
+
+def _plain(value: Any) -> Any:
+    """Loaded data (mappings and lists that remember their lines) as plain dicts and lists, for writing."""
+    if isinstance(value, dict):
+        return {_plain(k): _plain(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_plain(v) for v in value]
+    return value
+
+
+def _card_seeds() -> tuple[dict[str, Any], list[dict[str, Any]]]:
+    """GEMP and MarvelCDB card databases in their own formats, written from the built-in catalogs."""
+    from pyengine.games.lotr import builtin_catalog as lotr
+    from pyengine.games.marvel import builtin_catalog as marvel
+
+    gemp = {}
+    for card in lotr().cards.values():  # type: ignore[attr-defined]
+        entry: dict[str, Any] = {"title": card.stored_title or card.title, "unique": card.unique,
+                                 "type": card.type.replace("_", " ").title(), "cardInfo": {"collInfo": card.collinfo}}
+        entry |= {k: v for k, v in (("subtitle", card.subtitle), ("culture", card.culture),
+                                    ("side", {"free_peoples": "Free Peoples", "shadow": "Shadow"}.get(card.side or "")))
+                  if v}
+        gemp[card.id] = entry
+    mcdb = [{"code": c.id, "name": c.title, "subname": c.subtitle, "type_code": c.type, "is_unique": c.unique,
+             **({"back_link": c.extra["alter_ego"]} if c.extra.get("alter_ego") else {}),
+             **({"deck_limit": c.extra["deck_limit"]} if "deck_limit" in c.extra else {})}
+            for c in marvel().cards.values()]  # type: ignore[attr-defined]
+    return gemp, mcdb
+
+
+def run_cards(count: int, seed: int, folder: Path) -> dict[str, Any]:
+    """`count` mutated card-database folders, imported (into a store of `folder`) and then used by a scenario."""
+    import json
+    import os
+
+    rng = random.Random(seed)
+    gemp, mcdb = _card_seeds()
+    os.environ["PYENGINE_STORE"] = str(folder / "store.sqlite")
+    tally: dict[str, Any] = {"inputs": 0, "answered": 0, "input_errors": 0, "tracebacks": 0, "failures": []}
+    started = time.monotonic()
+    scenarios = {"gemp": "game: lotr\ncatalog: gemp\nplayers: {alice: {play: [1_290], hand: [1_313, 1_289]}}\n"
+                         "questions: [{ask: play, instance: alice.hand.1}, {ask: play, instance: alice.hand.2}]\n",
+                 "marvelsdb": "game: marvel\ncatalog: marvelsdb\nplayers: {alice: {identity: {card: 01001a}, "
+                              "hand: [04045, 01058]}}\nquestions: [{ask: play, instance: alice.hand.1}]\n"}
+    for index in range(count):
+        source = rng.choice(["gemp", "marvelsdb"])
+        db = folder / f"db-{index % 20}"
+        if db.exists():
+            for old in sorted(db.rglob("*"), reverse=True):
+                old.unlink() if old.is_file() else old.rmdir()
+        if source == "gemp":
+            path = db / "official" / "set01" / "cards.hjson"
+            data: Any = mutate_structure(gemp, rng)
+        else:
+            path = db / "pack" / "core.json"
+            data = mutate_structure(mcdb, rng)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(data, ensure_ascii=False)
+        path.write_text(mutate_text(text, rng) if rng.random() < 0.2 else text, encoding="utf-8")
+        if _command(["import", source, str(db), "--replace"], tally, f"{source} folder {index}") == 0:
+            scenario = folder / "cards-scenario.yaml"
+            scenario.write_text(scenarios[source], encoding="utf-8")
+            _command(["check", str(scenario)], tally, f"{source} scenario {index}")
+        _progress(index, count)
+    tally["seconds"] = round(time.monotonic() - started, 1)
+    return tally
+
+
+def _progress(index: int, count: int) -> None:
+    if sys.__stderr__ is not None and sys.__stderr__.isatty() and (index + 1) % 50 == 0:
+        print(f"\rfuzzed {index + 1}/{count}", end="" if index + 1 < count else "\n", file=sys.__stderr__, flush=True)
+
+
 def main(argv: list[str] | None = None) -> int:
+    import tempfile
+
     parser = argparse.ArgumentParser(prog="python -m pyengine.fuzz", description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", default=["examples", "tests/scenarios"], help="seed scenario folders")
+    parser.add_argument("--mode", choices=["scenarios", "commands", "cards"], default="scenarios")
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
-    tally = run(args.count, args.seed, [Path(p) for p in args.paths], progress=True)
+    paths = [Path(p) for p in args.paths]
+    with tempfile.TemporaryDirectory(prefix="pyengine-fuzz-") as tmp:
+        if args.mode == "commands":
+            tally = run_commands(args.count, args.seed, paths, Path(tmp))
+        elif args.mode == "cards":
+            tally = run_cards(args.count, args.seed, Path(tmp))
+        else:
+            tally = run(args.count, args.seed, paths, progress=True)
     for failure in tally["failures"]:
         print(f"--- input {failure['input']} from {failure['seed_file']}\n{failure['traceback']}")
+    slowest = f", slowest run {tally['slowest']} s" if "slowest" in tally else ""
     print(f"inputs: {tally['inputs']}, answered: {tally['answered']}, input errors: {tally['input_errors']}, "
-          f"tracebacks: {tally['tracebacks']} ({tally['seconds']} s)")
+          f"tracebacks: {tally['tracebacks']} ({tally['seconds']} s{slowest})")
     return 1 if tally["tracebacks"] else 0
 
 

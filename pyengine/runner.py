@@ -33,6 +33,13 @@ class Failure:
     message: str
 
 
+def defect_place(error: BaseException) -> str:
+    """Where in pyengine an unexpected exception was raised (file:line), for the one-line report of a defect."""
+    frames = traceback.extract_tb(error.__traceback__)
+    ours = [f for f in frames if f"{os.sep}pyengine{os.sep}" in f.filename] or frames
+    return f"{os.path.basename(ours[-1].filename)}:{ours[-1].lineno}" if ours else "?"
+
+
 def _limit_memory(megabytes: int) -> None:
     """Cap this process's address space (the memory ceiling)."""
     ceiling = megabytes * 1024 * 1024
@@ -53,9 +60,8 @@ def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) ->
         except MemoryError:
             reply = ("failed", f"stopped: over the memory ceiling of {megabytes} MB (--memory)")
         except Exception as error:  # a defect: reported as one line for this unit, the run goes on
-            where = traceback.extract_tb(error.__traceback__)[-1]
             reply = ("failed", f"internal error (a defect of pyengine): {type(error).__name__}: {error} "
-                               f"[{os.path.basename(where.filename)}:{where.lineno}]")
+                               f"[{defect_place(error)}]")
         try:
             conn.send(reply)
         except (MemoryError, OSError):

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pyengine.fuzz import mutate_structure, mutate_text, run
+from pyengine.fuzz import mutate_structure, mutate_text, run, run_cards, run_commands
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -14,6 +14,18 @@ def test_short_fuzz_run_has_no_tracebacks() -> None:
                                     ROOT / "tests" / "scenarios" / "marvel"])
     assert tally["inputs"] == 300
     assert tally["tracebacks"] == 0, tally["failures"][0]["traceback"] if tally["failures"] else ""
+    assert tally["answered"] > 0 and tally["input_errors"] > 0
+
+
+def test_short_fuzz_of_every_command_has_no_tracebacks(tmp_path: Path) -> None:
+    tally = run_commands(60, seed=4, paths=[ROOT / "examples", ROOT / "tests" / "scenarios" / "dfm"], folder=tmp_path)
+    assert tally["inputs"] == 60 and tally["tracebacks"] == 0, tally["failures"]
+
+
+def test_short_fuzz_of_card_databases_has_no_tracebacks(tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "unused.sqlite"))
+    tally = run_cards(60, seed=5, folder=tmp_path)
+    assert tally["inputs"] >= 60 and tally["tracebacks"] == 0, tally["failures"]
     assert tally["answered"] > 0 and tally["input_errors"] > 0
 
 

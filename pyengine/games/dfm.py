@@ -198,7 +198,7 @@ class Dfm:
             sub = allies.sub(player, set(ALLY_STATES))
             for status in ALLY_STATES:
                 for item, line, column, path in sub.items(status):
-                    if item not in ALLIES:
+                    if not isinstance(item, str) or item not in ALLIES:
                         raise InputError(f"unknown ally {item!r}", file=fields.file, line=line, column=column,
                                          field=path, expected="one of " + ", ".join(ALLIES))
                     facts.append(fact("init", term(status, Const(player), Const(item))))
@@ -332,7 +332,7 @@ class Dfm:
         if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
             raise fields.error(key, f"got {raw!r}", expected="a list such as [tokens, fellowship]")
         name, args = raw[0], raw[1:]
-        if name == "tokens" and args and args[0] in TOKEN_LOCATIONS:
+        if name == "tokens" and args and isinstance(args[0], str) and args[0] in TOKEN_LOCATIONS:
             kinds = TOKEN_LOCATIONS[args[0]]
             if len(args) - 1 != len(kinds) or not all(_fits(a, k) for a, k in zip(args[1:], kinds, strict=False)):
                 raise fields.error(key, f"got {raw!r}", expected="[tokens, stack, RACE], [tokens, tile, REGION], "

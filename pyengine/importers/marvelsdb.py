@@ -44,7 +44,7 @@ def _load(path: Path) -> list[dict[str, Any]]:
     for entry in data:
         code = entry.get("code")
         for key in TEXT_FIELDS:
-            if key in entry and entry[key] is not None and not isinstance(entry[key], str):
+            if key in entry and (entry[key] is not None or key in ("code", "name")) and not isinstance(entry[key], str):
                 raise InputError(f"card {code!r} has {type(entry[key]).__name__} for {key}", file=str(path),
                                  field=f"{code}.{key}", expected="text")
         for key in NUMBER_FIELDS:
