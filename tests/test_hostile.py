@@ -189,7 +189,7 @@ def test_deck_suggestions_are_bounded(cli, tmp_path: Path) -> None:
     ("game: lotr\nx: " + "[" * 500 + "]" * 500 + "\n", ("nested",)),
     ("game: dfm\nactions: [{player: fellowship, call: elrond, effect: enter, race: ~}]\nquestions: []\n",
      ("race",)),
-    ("game: dfm\nactions: [{player: fellowship, take: [!!float .inf, 1]}]\nquestions: []\n", ("take",)),
+    ("game: dfm\nquestions: [{ask: value, after: 0, of: [tokens, card, !!float .inf, 1]}]\n", ("of",)),
     ("game: dfm\nstate: {units: {sauron: {1: 5}}}\nquestions: []\n", ("units",)),
 ])
 def test_strange_yaml_is_one_line(cli, tmp_path: Path, text: str, words: tuple[str, ...]) -> None:
