@@ -437,3 +437,25 @@ def test_any_text_in_a_marvelcdb_card_is_data(tmp_path_factory: pytest.TempPathF
     answers = {a.question: a.got for a in api.answer(data).questions}
     assert answers["copy"] == "illegal"
     assert answers["other"] == "legal" or loose_key(name) == loose_key("Plain Ally")
+
+
+DOCS = ROOT.parent / "shared" / "docs"
+
+
+@pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents are not at {DOCS}")
+def test_a_baseline_written_to_a_folder_is_one_line(cli, tmp_path: Path) -> None:
+    code, _, err = cli("consistency", "marvel_unique", "--docs", str(DOCS), "--no-search",
+                       "--write-baseline", str(tmp_path))
+    _one_line(code, err, "--write-baseline", "cannot write the baseline")
+
+
+def test_an_import_waits_for_another_that_holds_the_store(cli, tmp_path: Path, store: Path) -> None:
+    assert cli("import", "gemp", str(_gemp(tmp_path / "gemp", {"1_313": STING_CARD})))[0] == 0
+    holder = ("import sqlite3, sys, time\n"
+              "db = sqlite3.connect(sys.argv[1], isolation_level=None)\n"
+              "db.execute('BEGIN EXCLUSIVE'); print('locked', flush=True); time.sleep(1.5); db.execute('COMMIT')\n")
+    process = subprocess.Popen([sys.executable, "-c", holder, str(store)], stdout=subprocess.PIPE, text=True)
+    assert process.stdout is not None and process.stdout.readline().strip() == "locked"
+    code, out, err = cli("import", "gemp", str(tmp_path / "gemp"))
+    process.wait(timeout=10)
+    assert code == 0 and not err and "imported 1 cards" in out
