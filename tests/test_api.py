@@ -196,3 +196,20 @@ def test_searches_documents_and_imports_through_the_api(tmp_path: Path, monkeypa
     assert imported.cards == 1 and imported.report["entries"] == 1
     _valid("import", imported.to_dict())
     assert pyengine.card("lotr", "Test Blade", catalog="gemp").unique
+
+
+@pytest.mark.parametrize("path, player, legal", [
+    ("tests/scenarios/marvel/plays.yaml", "carol", ["choose-black-panther", "choose-miles"]),
+    ("tests/scenarios/dfm/plays.yaml", "fellowship", ["call elrond enter race=dwarves", "call elrond enter race=elves",
+                                                      "call elrond enter race=hobbits", "call elrond enter race=men",
+                                                      "end_turn"]),
+])
+def test_plays_for_every_game_through_the_api_and_the_command_line(cli, path: str, player: str,
+                                                                   legal: list[str]) -> None:
+    result = pyengine.plays(ROOT / path, player=player)
+    [question] = result.questions
+    assert question.got["legal"] == legal
+    assert all(p.verdict in ("legal", "illegal") for p in question.plays or [])
+    code, out, _ = cli("plays", str(ROOT / path), "--player", player, "--json")
+    assert code == 0 and json.loads(out) == json.loads(result.to_json())
+    _valid("plays", json.loads(out))
