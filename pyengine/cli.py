@@ -17,13 +17,18 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from pyengine import api
 from pyengine.errors import InputError
-from pyengine.games import registry
+from pyengine.games import GAME_NAMES
 from pyengine.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS, limits
-from pyengine.runner import Failure, defect_place, run_bounded
 from pyengine.store import STORE_ENV
 from pyengine.text import printable
+
+
+def _api() -> Any:
+    """pyengine.api, imported when a command first needs it (so that --help starts without clingo)."""
+    from pyengine import api
+
+    return api
 
 
 def _reading_pairs(args: argparse.Namespace) -> dict[str, str]:
@@ -51,7 +56,7 @@ def _progress_line() -> Callable[[int, int], None]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    result = api.check(args.paths, args.readings, args.profile, args.jobs, _progress_line())
+    result = _api().check(args.paths, args.readings, args.profile, args.jobs, _progress_line())
     if args.json:
         print(result.to_json())
         return 1 if result.failed else 0
@@ -65,19 +70,19 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
-    result = api.explain(Path(args.file), args.question, args.readings, args.profile)
+    result = _api().explain(Path(args.file), args.question, args.readings, args.profile)
     print(result.to_json() if args.json else result.text)
     return 0 if result.passed else 1
 
 
 def cmd_plays(args: argparse.Namespace) -> int:
-    result = api.plays(Path(args.file), args.player, args.readings, args.profile)
+    result = _api().plays(Path(args.file), args.player, args.readings, args.profile)
     print(result.to_json() if args.json else result.text)
     return 0
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    result = api.check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
+    result = _api().check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
                              _progress_line())
     if args.json:
         print(result.to_json())
@@ -94,7 +99,7 @@ def cmd_deck(args: argparse.Namespace) -> int:
 
 def cmd_edge_cases(args: argparse.Namespace) -> int:
     progress = _progress_line()
-    result = api.edge_cases(args.game, tuple(args.compare) if args.compare else None, args.decisive, args.all,
+    result = _api().edge_cases(args.game, tuple(args.compare) if args.compare else None, args.decisive, args.all,
                             args.max_cards, args.max_instances, args.limit, args.out, progress)
     if args.json:
         print(result.to_json())
@@ -112,7 +117,7 @@ def cmd_edge_cases(args: argparse.Namespace) -> int:
 
 
 def cmd_flip(args: argparse.Namespace) -> int:
-    result = api.flip(Path(args.file), args.question, args.readings, args.profile)
+    result = _api().flip(Path(args.file), args.question, args.readings, args.profile)
     if args.json:
         print(result.to_json())
         return 0
@@ -132,7 +137,7 @@ def cmd_flip(args: argparse.Namespace) -> int:
 def cmd_consistency(args: argparse.Namespace) -> int:
     import os
 
-    result = api.consistency(args.documents, args.docs or os.environ.get("PYENGINE_DOCS") or None, args.scenarios,
+    result = _api().consistency(args.documents, args.docs or os.environ.get("PYENGINE_DOCS") or None, args.scenarios,
                              not args.no_search, args.deep, args.baseline, args.write_baseline)
     if args.json:
         print(result.to_json())
@@ -149,7 +154,7 @@ def cmd_consistency(args: argparse.Namespace) -> int:
 
 
 def cmd_readings(args: argparse.Namespace) -> int:
-    result = api.readings(args.game)
+    result = _api().readings(args.game)
     if args.json:
         print(result.to_json())
         return 0
@@ -164,7 +169,7 @@ def cmd_readings(args: argparse.Namespace) -> int:
 
 
 def cmd_rules(args: argparse.Namespace) -> int:
-    result = api.rules(args.game)
+    result = _api().rules(args.game)
     if args.json:
         print(result.to_json())
         return 0
@@ -176,7 +181,7 @@ def cmd_rules(args: argparse.Namespace) -> int:
 
 
 def cmd_facts(args: argparse.Namespace) -> int:
-    result = api.facts(Path(args.file), args.readings, args.profile)
+    result = _api().facts(Path(args.file), args.readings, args.profile)
     print(result.to_json() if args.json else "\n".join(result.facts))
     return 0
 
@@ -237,7 +242,7 @@ def _print_marvelsdb_report(report: dict[str, Any]) -> None:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    result = api.import_source(args.source, args.path, _progress_line(), replace=args.replace)
+    result = _api().import_source(args.source, args.path, _progress_line(), replace=args.replace)
     if args.json:
         print(result.to_json())
     else:
@@ -306,7 +311,7 @@ def build_parser() -> argparse.ArgumentParser:
     readings_options(exp)
     exp.set_defaults(func=cmd_explain)
 
-    games = sorted(registry())
+    games = sorted(GAME_NAMES)
     dk = sub.add_parser("deck", help="validate decklist files (YAML, or text lines like '4 Sting (1R313)'); "
                                      "exit 1 when one is invalid")
     dk.add_argument("files", nargs="+", metavar="FILE")
@@ -430,12 +435,16 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as error:
         if os.environ.get("PYENGINE_DEBUG"):
             raise
+        from pyengine.runner import defect_place
+
         return _report(InputError(f"internal error (a defect of pyengine): {type(error).__name__}: {error} "
                                   f"[{defect_place(error)}]"))
 
 
 def _bounded(args: argparse.Namespace) -> int:
     """Run a whole command as one unit of bounded work: what it prints is shown only once it has finished."""
+    from pyengine.runner import Failure, run_bounded
+
 
     def work(_: Any) -> tuple[int, str, str]:
         out, err = io.StringIO(), io.StringIO()

@@ -4,10 +4,12 @@ or stopped with a clear message instead of hanging. The command line sets them (
 from __future__ import annotations
 
 from dataclasses import dataclass
-
-import clingo
+from typing import TYPE_CHECKING
 
 from pyengine.errors import InputError
+
+if TYPE_CHECKING:
+    import clingo
 
 
 @dataclass

@@ -100,3 +100,9 @@ def test_every_question_gets_a_verdict(all_answers) -> None:
     # A `plays` question has no verdict of its own: each of its plays has one.
     plays = [p for _, answers in all_answers for a in answers for p in a.plays or []]
     assert plays and all(p.verdict is not None for p in plays)
+
+
+def test_the_game_names_the_command_line_offers_are_the_registry() -> None:
+    from pyengine.games import GAME_NAMES, registry
+
+    assert set(GAME_NAMES) == set(registry())

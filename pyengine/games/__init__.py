@@ -3,12 +3,13 @@ and questions read from a scenario file, which facts they become, and how to des
 
 from __future__ import annotations
 
-from typing import Any, Protocol
+from typing import TYPE_CHECKING, Any, Protocol
 
-import clingo
+if TYPE_CHECKING:
+    import clingo
 
-from pyengine.errors import InputError
-from pyengine.fields import Fields
+    from pyengine.errors import InputError
+    from pyengine.fields import Fields
 
 
 class Game(Protocol):
@@ -47,6 +48,10 @@ class Game(Protocol):
     def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
 
     def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
+
+
+# The games, by name (registry() imports their modules).
+GAME_NAMES = ("dfm", "lotr", "marvel")
 
 
 def registry() -> dict[str, Game]:
