@@ -32,10 +32,11 @@ from pyengine.scenario import Question, Scenario, check_readings, scenario_files
 from pyengine.yamlio import load_file, load_text
 
 __all__ = [
-    "CardInfo", "CheckResult", "ConsistencyResult", "DeckResult", "DecksResult", "EdgeCasesResult", "Explanation",
-    "FactsResult", "FlipResult", "ImportResult", "InputError", "PlayResult", "QuestionResult", "ReadingsResult",
-    "ReasonResult", "RulesResult", "ScenarioResult", "answer", "card", "check", "check_decks", "consistency",
-    "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays", "readings", "rules",
+    "CardInfo", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult", "DecksResult", "EdgeCasesResult",
+    "Explanation", "FactsResult", "FlipResult", "ImportResult", "InputError", "PlayResult", "QuestionResult",
+    "ReadingChoice", "ReadingInfo", "ReadingsResult", "ReasonResult", "Result", "RuleInfo", "RuleStatement",
+    "RulesResult", "ScenarioResult", "Source", "VerdictRules", "answer", "card", "check", "check_decks",
+    "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays", "readings", "rules",
     "validate_deck",
 ]
 
@@ -178,12 +179,16 @@ class DecksResult(Result):
 
 @dataclass
 class VerdictRules(Result):
+    """A verdict with the rules that gave it."""
+
     verdict: str | None
     rules: list[str]
 
 
 @dataclass
 class RuleStatement(Result):
+    """A rule id with its one-line statement."""
+
     rule: str
     statement: str
 
@@ -202,6 +207,8 @@ class FlipResult(Result):
 
 @dataclass
 class ChoiceInfo(Result):
+    """One choice of a reading: its value, statement, document and the paragraphs behind it."""
+
     value: str
     statement: str
     document: str
@@ -222,11 +229,15 @@ class ReadingInfo(Result):
 
 @dataclass
 class ReadingsResult(Result):
+    """Every reading asked for."""
+
     readings: list[ReadingInfo]
 
 
 @dataclass
 class ReadingChoice(Result):
+    """A reading and one of its choices."""
+
     reading: str
     choice: str
 
@@ -244,6 +255,8 @@ class RuleInfo(Result):
 
 @dataclass
 class RulesResult(Result):
+    """Every declared rule asked for."""
+
     rules: list[RuleInfo]
 
 
