@@ -48,7 +48,10 @@ def _limit_memory(megabytes: int) -> None:
 
 def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) -> None:
     """Answer units of work sent over `conn` until told to stop or recycled."""
+    from pyengine.store import forget_open_sources
+
     signal.signal(signal.SIGINT, signal.SIG_IGN)
+    forget_open_sources()
     _limit_memory(megabytes)
     for _ in range(RECYCLE_AFTER):
         try:

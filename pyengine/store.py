@@ -170,6 +170,12 @@ class StoreCatalog(Catalog):
 _OPEN: dict[tuple[str, Path], StoreCatalog] = {}
 
 
+def forget_open_sources() -> None:
+    """Drop the catalogs opened so far, without closing them: a forked worker opens its own connections, since
+    an SQLite connection must not be used on both sides of a fork."""
+    _OPEN.clear()
+
+
 def open_source(source: str) -> StoreCatalog:
     """The imported source as a catalog, opened once per process and store location (batch runs reuse it)."""
     key = (source, store_path())
