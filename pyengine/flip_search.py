@@ -48,6 +48,9 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
         raise InputError(f"no question {question_id!r} in {scenario.path}", field="--question",
                          expected="one of " + ", ".join(questions), suggestion=closest(question_id, questions))
     question = questions[question_id]
+    if question.kind == "plays":
+        raise InputError(f"question {question_id!r} asks every play: it has a verdict per play, not one to turn",
+                         field="--question", expected="a question with one verdict (ask a play question of the play)")
     game = scenario.game
     flip_file = Path(rules_dir(), "flip", f"{game.name}.lp")
     [before] = [a for a in answer(scenario, overrides) if a.question.id == question_id]

@@ -459,3 +459,8 @@ def test_an_import_waits_for_another_that_holds_the_store(cli, tmp_path: Path, s
     code, out, err = cli("import", "gemp", str(tmp_path / "gemp"))
     process.wait(timeout=10)
     assert code == 0 and not err and "imported 1 cards" in out
+
+
+def test_flip_refuses_a_question_without_one_verdict(cli) -> None:
+    code, _, err = cli("flip", str(STING), "--question", "what-may-alice-play")
+    _one_line(code, err, "a verdict per play")
