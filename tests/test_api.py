@@ -213,3 +213,13 @@ def test_plays_for_every_game_through_the_api_and_the_command_line(cli, path: st
     code, out, _ = cli("plays", str(ROOT / path), "--player", player, "--json")
     assert code == 0 and json.loads(out) == json.loads(result.to_json())
     _valid("plays", json.loads(out))
+
+
+def test_the_judge_example_lists_every_card_in_alices_hand(cli) -> None:
+    code, out, _ = cli("plays", str(STING), "--player", "alice", "--json")
+    [question] = json.loads(out)["questions"]
+    plays = {p["play"]: p for p in question["plays"]}
+    assert code == 0 and set(plays) == {"alice-sting-2", "alice-frodo-2", "alice-gandalf"}
+    sting = plays["alice-sting-2"]
+    assert sting["verdict"] == "illegal" and sting["rules"] == ["lotr_unique_blocks_unique"]
+    assert plays["alice-gandalf"]["verdict"] == "legal" and plays["alice-frodo-2"]["verdict"] == "illegal"
