@@ -22,7 +22,9 @@ ALLIES = {"witch_king": "sauron", "shelob": "sauron", "chieftain": "sauron", "ba
           "elrond": "fellowship", "arwen": "fellowship", "boromir": "fellowship", "lobelia": "fellowship",
           "faramir": "fellowship"}
 RACES = ("dwarves", "men", "elves", "hobbits", "wizards", "ents")
-ALLY_STATES = ("hidden", "revealed", "entered", "set_aside", "by_warg")
+# An ally's states: drawn and hidden, revealed, its enter effect applied, set aside after its exit (p35),
+# revealed by the Warg, or left out of the game at setup (p16: never drawn).
+ALLY_STATES = ("hidden", "revealed", "entered", "set_aside", "by_warg", "out_of_game")
 TOKEN_PLACES = ("fellowship", "sauron", "box", "spent", "nazgul")
 # Where else Power tokens may lie, with the kinds of the location's arguments.
 TOKEN_LOCATIONS = {"stack": ("race",), "tile": ("region",), "connection": ("region", "region"),
