@@ -406,6 +406,9 @@ def explain(source: Scenario | str | Path | dict[str, Any], question: str | None
     from pyengine.render import explain as render
 
     scenario = _scenario(source)
+    if not scenario.questions:
+        raise InputError("the scenario asks no questions", file=scenario.path, field="questions",
+                         expected="a list of questions (or `pyengine plays` for every play of the table)")
     answers = _answers(scenario, readings, profile)
     if question is not None:
         answers = [a for a in answers if a.question.id == question]

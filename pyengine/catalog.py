@@ -83,10 +83,6 @@ class Catalog:
             raise KeyError(card_id)
         return card
 
-    def extended(self, cards: Iterable[Card]) -> Catalog:
-        """This catalog with more cards laid over it (a scenario's hypothetical cards)."""
-        return Overlay(self, MemoryCatalog(cards))
-
     def resolve(self, ref: str, file: str | None = None, line: int | None = None, column: int | None = None,
                 field_name: str | None = None, accept: Callable[[Card], bool] | None = None,
                 suggest: bool = True) -> Card:
@@ -169,7 +165,3 @@ class Overlay(Catalog):
     def suggestion_names(self) -> Iterable[str]:
         yield from self.top.suggestion_names()
         yield from self.base.suggestion_names()
-
-    def extended(self, cards: Iterable[Card]) -> Catalog:
-        top = MemoryCatalog([*self.top.cards.values(), *cards])
-        return Overlay(self.base, top)

@@ -61,8 +61,8 @@ class Answer:
     def play_sets(self) -> dict[str, list[str]]:
         """A `plays` answer as the ids of its legal and its illegal plays."""
         plays = self.plays or []
-        return {"legal": sorted(p.id for p in plays if p.verdict in POSITIVE),
-                "illegal": sorted(p.id for p in plays if p.verdict not in POSITIVE)}
+        return {"legal": sorted(p.id for p in plays if p.verdict == "legal"),
+                "illegal": sorted(p.id for p in plays if p.verdict != "legal")}
 
     def failures(self) -> list[str]:
         """What differs from the question's expectations (empty when they hold)."""
@@ -79,9 +79,6 @@ class Answer:
             problems.append(f"expected rules [{', '.join(sorted(set(q.rules)))}], got [{', '.join(self.rule_ids)}]")
         return problems
 
-
-# The verdicts that let a play or an action through (the other verdicts of a `plays` answer close it).
-POSITIVE = ("legal", "done")
 
 # The knowledge base's declarations: read by pyengine.kb for explanations, never needed to decide a verdict.
 DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp"}

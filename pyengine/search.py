@@ -21,7 +21,7 @@ import clingo
 from clingo import ast
 
 from pyengine import kb as kbase
-from pyengine.asp import Const, fact, render, symbol
+from pyengine.asp import Const, fact, number, render, symbol
 from pyengine.engine import program_files, reading_facts
 from pyengine.errors import InputError, closest
 from pyengine.games import registry
@@ -118,6 +118,11 @@ def _world(game: str, suffix: str, without_rule: str | None) -> list[ast.AST]:
     return out
 
 
+def _bounds(max_cards: int, max_instances: int) -> list[str]:
+    """The options that bound a search's state (range-checked numbers)."""
+    return ["--warn=none", f"-c max_cards={number(max_cards)}", f"-c max_instances={number(max_instances)}"]
+
+
 def _reading_facts(game: str, side: Side, suffix: str) -> str:
     kb = kbase.load(game)
     chosen = {name: r.default for name, r in kb.readings.items()} | side.readings
@@ -148,8 +153,7 @@ def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limi
     known: list[tuple[str, str, str, str]] = []
     deadline = time.monotonic() + limits.solve_seconds
     while len(findings) < limit:
-        control = clingo.Control(["--warn=none", f"-c max_cards={max_cards}", f"-c max_instances={max_instances}",
-                                  "--opt-mode=opt"])
+        control = clingo.Control([*_bounds(max_cards, max_instances), "--opt-mode=opt"])
         with ast.ProgramBuilder(control) as builder:
             for statement in [*_world(game, "a", a.without_rule), *_world(game, "b", b.without_rule)]:
                 builder.add(statement)
@@ -238,7 +242,7 @@ def scenario_of(game: str, finding: Finding, a: Side, b: Side, title: str) -> di
 def fires_somewhere(game: str, rule: str, max_cards: int, max_instances: int) -> bool:
     """Whether some state of the bounded search gives a reason naming `rule`, under the reading choice the rule
     depends on (if any)."""
-    control = clingo.Control(["--warn=none", f"-c max_cards={max_cards}", f"-c max_instances={max_instances}"])
+    control = clingo.Control(_bounds(max_cards, max_instances))
     with ast.ProgramBuilder(control) as builder:
         for statement in _world(game, "a", None):
             builder.add(statement)

@@ -223,3 +223,12 @@ def test_the_judge_example_lists_every_card_in_alices_hand(cli) -> None:
     sting = plays["alice-sting-2"]
     assert sting["verdict"] == "illegal" and sting["rules"] == ["lotr_unique_blocks_unique"]
     assert plays["alice-gandalf"]["verdict"] == "legal" and plays["alice-frodo-2"]["verdict"] == "illegal"
+
+
+def test_explain_needs_questions_while_plays_takes_a_bare_table(cli, tmp_path: Path) -> None:
+    table = tmp_path / "table.yaml"
+    table.write_text("game: lotr\nplayers: {alice: {hand: [Sting]}}\n", encoding="utf-8")
+    code, _, err = cli("explain", str(table))
+    assert code == 2 and "asks no questions" in err
+    code, out, _ = cli("plays", str(table), "--json")
+    assert code == 0 and json.loads(out)["questions"][0]["got"] == {"legal": ["alice.hand.1"], "illegal": []}
