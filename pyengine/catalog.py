@@ -74,6 +74,24 @@ class Catalog:
     def suggestion_names(self) -> Iterable[str]:
         raise NotImplementedError
 
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        """Cards whose names (as title keys) contain `key`, or whose id or collector's info starts with `code`."""
+        raise NotImplementedError
+
+    def search(self, query: str, limit: int = 20) -> list[Card]:
+        """Cards for completion: those whose title, subtitle, alias (a translated name), id or collector's info
+        starts with the query first, then those containing it, in catalog order."""
+        key, code = title_key(query), query.strip().casefold()
+        if not key:
+            return []
+
+        def starts(card: Card) -> bool:
+            return (card.id.casefold().startswith(code) or (card.collinfo or "").casefold().startswith(code)
+                    or any(title_key(n).startswith(key) for n in card.names()))
+
+        found = list({c.id: c for c in self.candidates(key, code)}.values())
+        return sorted(found, key=lambda c: not starts(c))[:limit]
+
     def __contains__(self, card_id: str) -> bool:
         return self.lookup_id(card_id) is not None
 
@@ -146,6 +164,12 @@ class MemoryCatalog(Catalog):
         for card in self.cards.values():
             yield from card.references()
 
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        for card in self.cards.values():
+            if (card.id.casefold().startswith(code) or (card.collinfo or "").casefold().startswith(code)
+                    or any(key in title_key(n) for n in card.names())):
+                yield card
+
 
 class Overlay(Catalog):
     """A catalog whose cards come first from `top`, then from `base`."""
@@ -165,3 +189,7 @@ class Overlay(Catalog):
     def suggestion_names(self) -> Iterable[str]:
         yield from self.top.suggestion_names()
         yield from self.base.suggestion_names()
+
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        yield from self.top.candidates(key, code)
+        yield from self.base.candidates(key, code)

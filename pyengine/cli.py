@@ -251,6 +251,29 @@ def cmd_import(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from pyengine.web.app import Settings, create_app
+
+    docs = args.docs or os.environ.get("PYENGINE_DOCS")
+    if docs and not Path(docs).is_dir():
+        raise InputError("no such folder", file=docs, field="--docs", expected="the folder of the rules documents")
+    scenarios = [Path(p) for p in (args.scenarios or ["examples", "tests/scenarios"])]
+    settings = Settings(docs=Path(docs) if docs else None, scenarios=[p for p in scenarios if p.exists()],
+                        workers=args.workers, solve_seconds=args.timeout or DEFAULT_LIMITS.solve_seconds,
+                        memory_mb=args.memory, max_instances=args.max_instances)
+    print(f"pyengine explorer on http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=sys.stderr, flush=True)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    return 0
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (1 to 65535)")
+    return int(text)
+
+
 def _positive_int(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
@@ -386,6 +409,17 @@ def build_parser() -> argparse.ArgumentParser:
     sc.add_argument("name", choices=SCHEMA_NAMES, help="scenario, or the command whose output it describes")
     sc.set_defaults(func=cmd_schema)
 
+    sv = sub.add_parser("serve", help="the web rules explorer and the HTTP JSON API (each answer bounded by --timeout, "
+                                      "--memory and --max-instances)")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1, this machine only)")
+    sv.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
+    sv.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS); "
+                                                  "the rulebook shows paraphrases only without it")
+    sv.add_argument("--scenarios", nargs="+", metavar="PATH",
+                    help="scenario folders the rulebook cites (default: examples, tests/scenarios where present)")
+    sv.add_argument("--workers", type=_positive_int, default=2, help="worker processes answering (default 2)")
+    sv.set_defaults(func=cmd_serve)
+
     fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
     fa.add_argument("file", metavar="FILE")
     readings_options(fa)
@@ -394,7 +428,7 @@ def build_parser() -> argparse.ArgumentParser:
 
 
 # Commands answered in the calling process: they read only the knowledge base's own declarations.
-IN_PROCESS = {"readings", "rules", "schema"}
+IN_PROCESS = {"readings", "rules", "schema", "serve"}
 # Commands that bound each file they read on their own (pyengine.runner, one unit per file).
 PER_FILE = {"check", "deck"}
 

@@ -42,7 +42,7 @@ class Finding:
         return data
 
 
-def _citations(paths: list[Path], document: str) -> dict[str, list[str]]:
+def citations(paths: list[Path], document: str) -> dict[str, list[str]]:
     """Paragraph -> the scenario files citing it (for one document)."""
     cited: dict[str, list[str]] = {}
     game = GAME_OF[document]
@@ -253,7 +253,7 @@ def check(documents: list[str], docs: Path, scenario_paths: list[Path], search_s
             raise InputError(f"document {document} not found", file=str(path),
                              expected="the rules documents folder (--docs or PYENGINE_DOCS)")
         current = read_document(docs, document)
-        summary, findings = coverage_and_drift(document, current, _citations(scenario_paths, document))
+        summary, findings = coverage_and_drift(document, current, citations(scenario_paths, document))
         findings += reading_findings(document, search_states)
         if search_states:
             findings += tension_findings(document)

@@ -5,11 +5,13 @@ passes its deadline is killed; a worker that dies (killed, out of memory, a cras
 unit only, and the run goes on with a fresh worker. This is the one place that starts workers.
 
 Workers are forked, so they start with everything the parent has loaded; each is recycled after 500 units,
-because clingo keeps every symbol it has seen for the life of a process.
+because clingo keeps every symbol it has seen for the life of a process. A long-running server keeps a
+`WorkerPool` of such workers instead, forked from a fork server that was started before the server had threads.
 """
 
 from __future__ import annotations
 
+import asyncio
 import multiprocessing
 import os
 import resource
@@ -75,8 +77,8 @@ def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) ->
 class _Slot:
     """One worker process and the unit it is working on."""
 
-    def __init__(self, function: Callable[[Any], Any], megabytes: int):
-        context = multiprocessing.get_context("fork")
+    def __init__(self, function: Callable[[Any], Any], megabytes: int, start_method: str = "fork"):
+        context = multiprocessing.get_context(start_method)
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_worker, args=(child, function, megabytes), daemon=True)
         self.process.start()
@@ -142,3 +144,70 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
         for slot in slots:
             slot.stop()
     return results
+
+
+class WorkerPool:
+    """Persistent bounded workers for a server: `await pool.call(job)` runs `function(job)` in a free worker
+    within `seconds` (a worker past its deadline is killed and replaced; the call gives a Failure), each worker
+    under the memory ceiling. Workers come from a fork server started by `start()` with `preload` imported, so
+    a new worker is warm at once and never inherits the server's threads. Calls wait for a free worker."""
+
+    def __init__(self, function: Callable[[Any], Any], size: int, seconds: float, megabytes: int,
+                 preload: list[str]):
+        self.function, self.size, self.seconds, self.megabytes = function, size, seconds, megabytes
+        self.preload = preload
+        self.free: asyncio.Queue[_Slot] = asyncio.Queue()
+        self.slots: list[_Slot] = []
+
+    def _new_slot(self) -> _Slot:
+        slot = _Slot(self.function, self.megabytes, "forkserver")
+        self.slots.append(slot)
+        return slot
+
+    def start(self) -> None:
+        """Start the fork server and the workers (call before the server starts threads)."""
+        multiprocessing.get_context("forkserver").set_forkserver_preload(self.preload)
+        for _ in range(self.size):
+            self.free.put_nowait(self._new_slot())
+
+    def _retire(self, slot: _Slot) -> None:
+        slot.stop()
+        self.slots.remove(slot)
+        self.free.put_nowait(self._new_slot())
+
+    async def call(self, job: Any, seconds: float | None = None) -> Any:
+        """`function(job)` in a worker: its value, or a Failure when it failed, overran or its worker died."""
+        limit = self.seconds if seconds is None else seconds
+        slot = await self.free.get()
+        loop = asyncio.get_running_loop()
+        ready: asyncio.Future[None] = loop.create_future()
+        fd = slot.conn.fileno()
+        loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+        outcome: Any
+        try:
+            slot.give(0, job, limit)
+            await asyncio.wait_for(ready, limit)
+            status, value = slot.conn.recv()
+            outcome = value if status == "ok" else Failure(value)
+            slot.done += 1
+        except TimeoutError:
+            outcome = Failure(f"stopped: the work took longer than {limit:g} s (--timeout)")
+        except (EOFError, OSError):
+            outcome = Failure("stopped: the worker died (killed, or out of memory)")
+        except asyncio.CancelledError:  # the client went away: its worker may still be busy
+            loop.remove_reader(fd)
+            self._retire(slot)
+            raise
+        finally:
+            loop.remove_reader(fd)
+        if isinstance(outcome, Failure) or slot.done >= RECYCLE_AFTER:
+            self._retire(slot)
+        else:
+            self.free.put_nowait(slot)
+        return outcome
+
+    def close(self) -> None:
+        """Stop every worker."""
+        for slot in self.slots:
+            slot.stop()
+        self.slots.clear()

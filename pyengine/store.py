@@ -162,6 +162,17 @@ class StoreCatalog(Catalog):
             self._names = [name for (record,) in rows for name in _decode(record).references()]
         return self._names
 
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        def like(text: str) -> str:
+            return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+        rows = self._db.execute(
+            "SELECT id FROM names WHERE source = ? AND key LIKE ? ESCAPE '\\' UNION "
+            "SELECT id FROM codes WHERE source = ? AND code LIKE ? ESCAPE '\\' UNION "
+            "SELECT id FROM cards WHERE source = ? AND lower(id) LIKE ? ESCAPE '\\' ORDER BY id LIMIT 500",
+            (self.source, f"%{like(key)}%", self.source, f"{like(code)}%", self.source, f"{like(code)}%")).fetchall()
+        return [card for (card_id,) in rows if (card := self._one(card_id)) is not None]
+
     def all_cards(self) -> Iterator[Card]:
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):
             yield _decode(record)

@@ -1,0 +1,294 @@
+"""The web application of `pyengine serve`: pages for judges and rules writers, and the HTTP JSON API.
+
+Pages (server-rendered, a little JavaScript in static/explorer.js): the table builder (/table), the answers under
+every reading and profile (/answers), the annotated rulebook (/rulebook/DOC) and the disagreements between two
+sides (/disagreements). The JSON API (/api/...) answers with exactly what the command line prints with `--json`;
+/openapi.json describes it. Answers are computed in a WorkerPool: each request is bounded in time (the solve
+timeout) and memory; the request body is bounded in size; bad input is a 400 with the one-line messages of the
+command line. Nothing a request names is opened as a file: documents come from the configured docs folder by
+document id, cards from the built-in catalogs and the catalog store.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Awaitable, Callable
+from contextlib import asynccontextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from starlette.applications import Starlette
+from starlette.exceptions import HTTPException
+from starlette.requests import Request
+from starlette.responses import JSONResponse, RedirectResponse, Response
+from starlette.routing import Mount, Route
+from starlette.staticfiles import StaticFiles
+from starlette.templating import Jinja2Templates
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+from pyengine import api
+from pyengine.errors import InputError
+from pyengine.games import registry
+from pyengine.runner import Failure, WorkerPool
+from pyengine.web import jobs
+from pyengine.web.documents import documents_index
+
+HERE = Path(__file__).parent
+templates = Jinja2Templates(directory=str(HERE / "templates"))
+
+
+@dataclass
+class Settings:
+    """What a server may read and how much work a request may ask for."""
+
+    docs: Path | None = None
+    scenarios: list[Path] = field(default_factory=list)
+    workers: int = 2
+    solve_seconds: float = 30.0
+    search_seconds: float = 120.0
+    memory_mb: int = 1024
+    max_instances: int = 2000
+    max_request_bytes: int = 1_000_000
+
+
+class BodyLimit:
+    """Refuses a request body larger than the limit (413, as JSON), whether or not it says its length."""
+
+    def __init__(self, app: ASGIApp, limit: int):
+        self.app, self.limit = app, limit
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        declared = dict(scope["headers"]).get(b"content-length")
+        if declared is not None and (not declared.isdigit() or int(declared) > self.limit):
+            await _too_large(self.limit)(scope, receive, send)
+            return
+        seen = 0
+
+        async def bounded() -> Message:
+            nonlocal seen
+            message = await receive()
+            seen += len(message.get("body", b""))
+            if seen > self.limit:
+                raise HTTPException(413, f"the request body is larger than {self.limit} bytes")
+            return message
+
+        await self.app(scope, bounded, send)
+
+
+def _too_large(limit: int) -> JSONResponse:
+    return JSONResponse({"error": f"the request body is larger than {limit} bytes",
+                         "errors": [f"the request body is larger than {limit} bytes"]}, status_code=413)
+
+
+def _error(status: int, messages: list[str]) -> JSONResponse:
+    """A refused request: the first one-line message, and every one."""
+    return JSONResponse({"error": messages[0], "errors": messages}, status_code=status)
+
+
+async def _body(request: Request) -> dict[str, Any]:
+    """The request's JSON object, or an InputError."""
+    try:
+        data = json.loads(await request.body())
+    except (ValueError, RecursionError) as exc:
+        raise InputError(f"the request body is not JSON: {exc}", field="body", expected="a JSON object") from None
+    if not isinstance(data, dict):
+        raise InputError("the request body is not a JSON object", field="body", expected="a JSON object")
+    return data
+
+
+def catalogs() -> dict[str, list[str]]:
+    """The catalogs of each card game: the built-in one and those imported into the store."""
+    from pyengine import store
+
+    try:
+        imported = store.sources()
+    except InputError:
+        imported = {}
+    return {g: ["builtin", *sorted(s for s, owner in imported.items() if owner == g)]
+            for g, module in registry().items() if hasattr(module, "builtin_catalog")}
+
+
+def create_app(settings: Settings) -> Starlette:
+    """The application; its worker pool starts with it and stops with it."""
+    pool = WorkerPool(jobs.run, settings.workers, settings.solve_seconds, settings.memory_mb, jobs.PRELOAD)
+    document_cache: dict[str, Any] = {}
+
+    async def run(kind: str, data: dict[str, Any], seconds: float | None = None) -> tuple[int, Any]:
+        """A job in a worker: (200, its data), (400, errors) for bad input, (422, errors) when stopped at a bound."""
+        job = {**data, "kind": kind, "limits": {"max_instances": settings.max_instances,
+                                                "solve_seconds": seconds or settings.solve_seconds}}
+        reply = await pool.call(job, seconds)
+        if isinstance(reply, Failure):
+            return 422, [reply.message]
+        if "errors" in reply:
+            return 400, reply["errors"]
+        return 200, reply["ok"]
+
+    async def work(kind: str, data: dict[str, Any], seconds: float | None = None) -> Response:
+        status, reply = await run(kind, data, seconds)
+        return JSONResponse(reply) if status == 200 else _error(status, reply)
+
+    def post(kind: str, seconds: float | None = None) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            try:
+                data = await _body(request)
+            except InputError as error:
+                return _error(400, [str(error)])
+            return await work(kind, data, seconds)
+
+        endpoint.__doc__ = getattr(jobs, kind).__doc__
+        return endpoint
+
+    def in_process(function: Callable[[Request], Any]) -> Callable[[Request], Awaitable[Response]]:
+        """An endpoint answered in the server itself (declarations and catalog lookups only)."""
+        async def endpoint(request: Request) -> Response:
+            try:
+                return JSONResponse(function(request))
+            except InputError as error:
+                return _error(400, [str(e) for e in error.all()])
+
+        endpoint.__doc__ = function.__doc__
+        return endpoint
+
+    def game_of(request: Request, required: bool = False) -> str | None:
+        game = request.query_params.get("game")
+        if game is None and not required:
+            return None
+        games = list(registry())
+        if game not in games:
+            raise InputError(f"unknown game {game!r}", field="game", expected="one of " + ", ".join(games))
+        return game
+
+    def readings_json(request: Request) -> Any:
+        """Every reading (of `?game=`), as `pyengine readings --json`."""
+        return api.readings(game_of(request)).to_dict()
+
+    def rules_json(request: Request) -> Any:
+        """Every declared rule (of `?game=`), as `pyengine rules --json`."""
+        return api.rules(game_of(request)).to_dict()
+
+    def cards_json(request: Request) -> Any:
+        """Cards for completion: `?game=lotr&q=sting&catalog=gemp&limit=20` (title, subtitle, collector's info,
+        card code, translated name)."""
+        from pyengine.games.common import open_catalog
+
+        game = game_of(request, required=True)
+        query = request.query_params.get("q", "")[:100]
+        text = request.query_params.get("limit", "20")
+        limit = min(50, max(1, int(text))) if text.isdigit() and len(text) <= 3 else 20
+        builtin = getattr(registry()[str(game)], "builtin_catalog", None)
+        if builtin is None:
+            return {"cards": []}
+        catalog = open_catalog(request.query_params.get("catalog", "builtin"), builtin)
+        return {"cards": [{"id": c.id, "label": c.label(), "title": c.title, "subtitle": c.subtitle,
+                           "collinfo": c.collinfo, "type": c.type, "unique": c.unique, "aliases": list(c.aliases)}
+                          for c in catalog.search(query, limit)]}
+
+    def catalogs_json(request: Request) -> Any:
+        """The catalogs of each game: the built-in one and those imported into the store."""
+        return {"catalogs": catalogs()}
+
+    def documents_json(request: Request) -> Any:
+        """The rules documents: id, game, file, and whether the docs folder holds it."""
+        return {"documents": documents_index(settings.docs)}
+
+    async def document_json(request: Request) -> Response:
+        """One document's paragraphs with the rules, readings, scenarios and findings of each."""
+        try:
+            return JSONResponse(await document_data(request.path_params["document"]))
+        except InputError as error:
+            return _error(404, [str(error)])
+
+    async def document_data(document: str) -> dict[str, Any]:
+        known = [d["document"] for d in documents_index(settings.docs)]
+        if document not in known:
+            raise InputError(f"unknown document {document!r}", field="document", expected="one of " + ", ".join(known))
+        if document not in document_cache:
+            status, reply = await run("document", {
+                "document": document, "docs": str(settings.docs) if settings.docs else None,
+                "scenarios": [str(p) for p in settings.scenarios]}, settings.search_seconds)
+            if status != 200:
+                raise InputError(reply[0])
+            document_cache[document] = reply
+        return document_cache[document]
+
+    def openapi(request: Request) -> Response:
+        from pyengine.web.openapi import openapi_document
+
+        return JSONResponse(openapi_document())
+
+    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+        async def endpoint(request: Request) -> Response:
+            return templates.TemplateResponse(request, name, {"config": page_config()})
+
+        return endpoint
+
+    def page_config() -> dict[str, Any]:
+        """What the pages' script needs to know: the games, their zones, questions, readings and catalogs."""
+        from pyengine.web.tables import games_config
+
+        return games_config(catalogs())
+
+    async def rulebook_index(request: Request) -> Response:
+        return templates.TemplateResponse(request, "rulebook_index.html",
+                                          {"documents": documents_index(settings.docs), "config": page_config()})
+
+    async def rulebook(request: Request) -> Response:
+        try:
+            view = await document_data(request.path_params["document"])
+        except InputError as error:
+            return templates.TemplateResponse(request, "error.html", {"message": str(error), "config": page_config()},
+                                              status_code=404)
+        return templates.TemplateResponse(request, "rulebook.html", {"view": view, "config": page_config()})
+
+    async def root(request: Request) -> Response:
+        return RedirectResponse("/table")
+
+    async def no_icon(request: Request) -> Response:
+        return Response(status_code=204)
+
+    @asynccontextmanager
+    async def lifespan(app: Starlette):  # type: ignore[no-untyped-def]
+        pool.start()
+        try:
+            yield
+        finally:
+            pool.close()
+
+    routes = [
+        Route("/", root),
+        Route("/favicon.ico", no_icon),
+        Route("/table", page("table.html")),
+        Route("/answers", page("answers.html")),
+        Route("/disagreements", page("disagreements.html")),
+        Route("/rulebook", rulebook_index),
+        Route("/rulebook/{document}", rulebook),
+        Route("/openapi.json", openapi),
+        Route("/api/answer", post("answer"), methods=["POST"]),
+        Route("/api/plays", post("plays"), methods=["POST"]),
+        Route("/api/flip", post("flip"), methods=["POST"]),
+        Route("/api/facts", post("facts"), methods=["POST"]),
+        Route("/api/compare", post("compare"), methods=["POST"]),
+        Route("/api/edge-cases", post("edge_cases", settings.search_seconds), methods=["POST"]),
+        Route("/api/export", post("export"), methods=["POST"]),
+        Route("/api/parse", post("parse"), methods=["POST"]),
+        Route("/api/cards", in_process(cards_json)),
+        Route("/api/catalogs", in_process(catalogs_json)),
+        Route("/api/readings", in_process(readings_json)),
+        Route("/api/rules", in_process(rules_json)),
+        Route("/api/documents", in_process(documents_json)),
+        Route("/api/documents/{document}", document_json),
+        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+    ]
+
+    async def http_error(request: Request, exc: Exception) -> Response:
+        assert isinstance(exc, HTTPException)
+        return _error(exc.status_code, [str(exc.detail)])
+
+    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
+    return app

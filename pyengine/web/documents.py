@@ -1,0 +1,54 @@
+"""The annotated rulebook: each paragraph of a rules document beside the rules that encode it, the readings that
+cite it, the scenarios that test it and the consistency findings about it, as a rules writer reviews it."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+from pyengine import kb as kbase
+from pyengine.document_checks import GAME_OF, citations
+from pyengine.sources import DOCUMENT_FILES, read_document, text_hash
+
+
+def documents_index(docs: Path | None) -> list[dict[str, Any]]:
+    """Every encoded document: its id, game, file name, and whether the docs folder holds it."""
+    return [{"document": d, "game": GAME_OF[d], "file": f, "available": bool(docs and (docs / f).is_file())}
+            for d, f in DOCUMENT_FILES.items()]
+
+
+def _number(paragraph: str) -> int:
+    return int(re.sub(r"\D", "", paragraph) or 0)
+
+
+def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> dict[str, Any]:
+    """One document's paragraphs in order with their annotations, and its consistency findings (run without the
+    edge-case search). Without the docs folder, the paragraphs are the knowledge base's paraphrases only."""
+    from pyengine import api
+
+    kb = kbase.load(GAME_OF[document])
+    available = bool(docs and (docs / DOCUMENT_FILES[document]).is_file())
+    texts = {p.id: p.text for p in read_document(docs, document)} if available and docs else {}
+    ids = sorted(set(texts) | {p for d, p in kb.paragraphs if d == document}, key=_number)
+    cited = citations(scenarios, document)
+    findings = (api.consistency([document], docs, scenarios, search_states=False).documents[0]["findings"]
+                if available else [])
+    paragraphs = []
+    for pid in ids:
+        entry = kb.paragraph(document, pid)
+        text = texts.get(pid)
+        paragraphs.append({
+            "id": pid, "text": text,
+            "paraphrase": entry.paraphrase if entry else None,
+            "non_normative": entry.non_normative if entry else None,
+            "drift": bool(entry and text is not None and entry.hash != text_hash(text)),
+            "states": sorted(r.id for r in kb.rules.values() if (document, pid) in r.sources),
+            "illustrates": sorted(r.id for r in kb.rules.values() if (document, pid) in r.examples),
+            "readings": [f"{r.name}={c.value}" for r in sorted(kb.readings.values(), key=lambda r: r.name)
+                         for c in r.choices.values() if pid in c.paragraphs],
+            "scenarios": sorted(cited.get(pid, [])),
+            "findings": [f["id"] for f in findings if pid in f.get("paragraphs", [])],
+        })
+    return {"document": document, "game": GAME_OF[document], "available": available, "paragraphs": paragraphs,
+            "findings": findings}

@@ -1,0 +1,177 @@
+"""The work a request asks for, run in a bounded worker process (pyengine.runner.WorkerPool): answers, plays,
+flips, facts, answers under every reading and profile, edge-case searches, and a table to and from YAML.
+
+A job is plain data {"kind": ..., "limits": {...}, ...}; the reply is {"ok": JSON data} or {"errors": [one line
+each]} for bad input. Nothing here opens a file: a scenario comes as data or YAML text, a catalog by its name in
+the store."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pyengine import api
+from pyengine import kb as kbase
+from pyengine.errors import InputError
+from pyengine.limits import limits
+from pyengine.scenario import Scenario
+from pyengine.yamlio import load_text
+
+# Modules a fresh worker imports before its first job, so that it answers warm.
+PRELOAD = ["pyengine.web.jobs", "pyengine.engine", "pyengine.render", "pyengine.games.lotr",
+           "pyengine.games.marvel", "pyengine.games.dfm", "pyengine.flip_search", "pyengine.search"]
+
+
+def _table(job: dict[str, Any]) -> Scenario:
+    """The job's scenario: a mapping, or YAML text; `name` is what answers and errors call it."""
+    source = job.get("scenario")
+    name = str(job.get("name") or "<request>")
+    if isinstance(source, str):
+        return api.load(source, name)
+    if isinstance(source, dict):
+        return api.load(source, name)
+    raise InputError("the request holds no scenario", field="scenario",
+                     expected="a scenario as a JSON object, or its YAML text")
+
+
+def _choices(job: dict[str, Any]) -> tuple[dict[str, str] | None, str | None]:
+    readings = job.get("readings") or None
+    if readings is not None and not (isinstance(readings, dict)
+                                     and all(isinstance(k, str) and isinstance(v, str) for k, v in readings.items())):
+        raise InputError("readings must map reading names to choices", field="readings",
+                         expected='{"lotr_dead_pile_scope": "any_player"}')
+    profile = job.get("profile") or None
+    if profile is not None and not isinstance(profile, str):
+        raise InputError("profile must be a name", field="profile", expected="a profile from /api/readings")
+    return readings, profile
+
+
+def answer(job: dict[str, Any]) -> Any:
+    """The table's questions answered with their reasons (`pyengine explain --json`)."""
+    readings, profile = _choices(job)
+    return api.explain(_table(job), job.get("question"), readings, profile).to_dict()
+
+
+def plays(job: dict[str, Any]) -> Any:
+    """Every play open to a player, or to each (`pyengine plays --json`)."""
+    readings, profile = _choices(job)
+    player = job.get("player")
+    return api.plays(_table(job), str(player) if player else None, readings, profile).to_dict()
+
+
+def flip(job: dict[str, Any]) -> Any:
+    """The smallest change that turns a question's verdict (`pyengine flip --json`)."""
+    readings, profile = _choices(job)
+    if not isinstance(job.get("question"), str):
+        raise InputError("which question?", field="question", expected="a question id of the table")
+    return api.flip(_table(job), job["question"], readings, profile).to_dict()
+
+
+def facts(job: dict[str, Any]) -> Any:
+    """The facts the table becomes (`pyengine facts --json`)."""
+    readings, profile = _choices(job)
+    return api.facts(_table(job), readings, profile).to_dict()
+
+
+def _verdict(got: Any) -> str:
+    return got if isinstance(got, str) else json.dumps(got, sort_keys=True)
+
+
+def _rows(scenario: Scenario, readings: dict[str, str], profile: str | None) -> dict[str, tuple[str, str, list[str]]]:
+    """Every verdict of the table under one side: its questions, then every play of each player."""
+    found: dict[str, tuple[str, str, list[str]]] = {}
+    if scenario.questions:
+        for q in api.answer(scenario, readings, profile).questions:
+            found[f"question {q.question}"] = (q.ask, _verdict(q.got), q.rules)
+    for q in api.plays(scenario, None, readings, profile).questions:
+        player = q.question.split(":", 1)[1]
+        for p in q.plays or []:
+            found[f"{player}: {p.play}"] = (p.description, _verdict(p.verdict), p.rules)
+    return found
+
+
+def compare(job: dict[str, Any]) -> Any:
+    """The table's verdicts under the default readings beside those under every profile and every other choice
+    of every reading of the game; `differs` marks the rows where some side disagrees with the default."""
+    scenario = _table(job)
+    kb = kbase.load(scenario.game.name)
+    sides: list[tuple[str, dict[str, str], str | None]] = [("default", {}, None)]
+    sides += [(f"profile {p}", {}, p) for p in sorted(kb.profiles)]
+    for reading in sorted(kb.readings.values(), key=lambda r: r.name):
+        in_force = scenario.readings.get(reading.name, reading.default)
+        sides += [(f"{reading.name}={c}", {reading.name: c}, None) for c in reading.choices if c != in_force]
+    answers = [_rows(scenario, readings, profile) for _, readings, profile in sides]
+    rows = []
+    for key, (about, verdict, rules) in answers[0].items():
+        verdicts = [side.get(key, ("", "-", []))[1] for side in answers]
+        rows.append({"key": key, "about": about, "verdicts": verdicts, "rules": rules,
+                     "differs": any(v != verdict for v in verdicts)})
+    return {"game": scenario.game.name, "file": scenario.path,
+            "sides": [{"label": label, "readings": readings, "profile": profile}
+                      for label, readings, profile in sides], "rows": rows}
+
+
+def edge_cases(job: dict[str, Any]) -> Any:
+    """The smallest states where two sides disagree (`pyengine edge-cases --json`)."""
+    sides = job.get("compare")
+    if not (isinstance(sides, list) and len(sides) == 2 and all(isinstance(s, str) for s in sides)):
+        raise InputError("compare names two sides", field="compare",
+                         expected='["default", "comprehensive_rules"] or READING=CHOICE')
+    max_cards = job.get("max_cards", 3)
+    if not isinstance(max_cards, int) or isinstance(max_cards, bool):
+        raise InputError("max_cards must be a whole number", field="max_cards", expected="1 to 8")
+    return api.edge_cases(str(job.get("game")), compare=(sides[0], sides[1]), max_cards=max_cards,
+                          limit=10).to_dict()
+
+
+def export(job: dict[str, Any]) -> Any:
+    """The table as a scenario YAML file, with the input errors `pyengine check` would report of it."""
+    source = job.get("scenario")
+    if not isinstance(source, dict):
+        raise InputError("the request holds no scenario", field="scenario", expected="a scenario as a JSON object")
+    errors = []
+    try:
+        _table(job)
+    except InputError as error:
+        errors = [str(e) for e in error.all()]
+    return {"yaml": yaml.safe_dump(source, sort_keys=False, allow_unicode=True, width=120), "errors": errors}
+
+
+def parse(job: dict[str, Any]) -> Any:
+    """A scenario YAML text as a table (JSON data), refused with its errors when it is not a valid scenario."""
+    text = job.get("yaml")
+    if not isinstance(text, str):
+        raise InputError("the request holds no YAML text", field="yaml", expected="a scenario file's text")
+    name = str(job.get("name") or "<request>")
+    data = load_text(text, name)
+    api.load(text, name)
+    return {"scenario": json.loads(json.dumps(data))}
+
+
+def document(job: dict[str, Any]) -> Any:
+    """The annotated rulebook of one document (the server names the folders, never the request)."""
+    from pyengine.web.documents import document_view
+
+    docs = job.get("docs")
+    return document_view(str(job["document"]), Path(docs) if docs else None, [Path(p) for p in job["scenarios"]])
+
+
+KINDS: dict[str, Callable[[dict[str, Any]], Any]] = {
+    "answer": answer, "plays": plays, "flip": flip, "facts": facts, "compare": compare, "edge_cases": edge_cases,
+    "export": export, "parse": parse, "document": document,
+}
+
+
+def run(job: dict[str, Any]) -> dict[str, Any]:
+    """One request's work under its bounds: {"ok": data} or {"errors": [...]}."""
+    bounds = job.get("limits", {})
+    limits.max_instances = bounds.get("max_instances", limits.max_instances)
+    limits.solve_seconds = bounds.get("solve_seconds", limits.solve_seconds)
+    try:
+        return {"ok": KINDS[job["kind"]](job)}
+    except InputError as error:
+        return {"errors": [str(e) for e in error.all()]}

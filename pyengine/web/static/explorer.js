@@ -1,0 +1,625 @@
+// The pages' script: the table builder, the answers, the disagreements. The table is a scenario as JSON data; it
+// travels between pages in the URL (#t=base64url of its JSON), so every link holds the whole state. All text
+// from a table or an answer reaches the page as text nodes, never as markup.
+"use strict";
+
+const Explorer = (() => {
+  const CONFIG = JSON.parse(document.getElementById("config").textContent);
+  const GAMES = CONFIG.games;
+
+  // -- small helpers ----------------------------------------------------------------------------------------
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [key, value] of Object.entries(attrs || {})) {
+      if (value === undefined || value === null || value === false) continue;
+      if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
+      else if (key === "text") node.textContent = value;
+      else node.setAttribute(key, value === true ? "" : value);
+    }
+    for (const child of children.flat()) {
+      if (child === null || child === undefined) continue;
+      node.append(child instanceof Node ? child : document.createTextNode(String(child)));
+    }
+    return node;
+  }
+
+  function encodeTable(table) {
+    const bytes = new TextEncoder().encode(JSON.stringify(table));
+    let binary = "";
+    bytes.forEach((b) => { binary += String.fromCharCode(b); });
+    return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+  }
+
+  function decodeTable(text) {
+    const binary = atob(text.replace(/-/g, "+").replace(/_/g, "/"));
+    const bytes = Uint8Array.from(binary, (c) => c.charCodeAt(0));
+    return JSON.parse(new TextDecoder().decode(bytes));
+  }
+
+  function blank(game) {
+    if (game === "dfm") {
+      return {game: "dfm", title: "A Duel table", chapter: 1, turn: "fellowship",
+              state: {tokens: {fellowship: 0, sauron: 0, box: 8}, allies: {fellowship: {hidden: []}, sauron: {hidden: []}}},
+              actions: [], questions: []};
+    }
+    return {game, title: "A table", players: {alice: {}, bob: {}}, questions: []};
+  }
+
+  function tableFromUrl() {
+    const match = location.hash.match(/^#t=([A-Za-z0-9_-]+)$/);
+    if (match) {
+      try { return decodeTable(match[1]); } catch (e) { showErrors(["the link's table cannot be read: " + e.message]); }
+    }
+    return blank("lotr");
+  }
+
+  async function call(path, body) {
+    const response = await fetch(path, body === undefined ? {} : {
+      method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    const data = await response.json();
+    if (!response.ok) {
+      const error = new Error(data.error || response.statusText);
+      error.errors = data.errors || [error.message];
+      throw error;
+    }
+    return data;
+  }
+
+  function showErrors(messages) {
+    const box = document.getElementById("errors");
+    if (!box) return;
+    box.replaceChildren(...messages.map((m) => el("li", {text: m})));
+  }
+
+  function debounce(fn, ms) {
+    let timer = null;
+    return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
+  }
+
+  function slug(text) {
+    return String(text).toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
+      .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 24) || "card";
+  }
+
+  // -- the table builder ------------------------------------------------------------------------------------
+  const labels = {};  // card id -> its label, as the catalog search gave it
+
+  function instances(table) {
+    const found = [];
+    for (const [player, zones] of Object.entries(table.players || {})) {
+      for (const [zone, items] of Object.entries(zones || {})) {
+        const list = Array.isArray(items) ? items : [items];
+        for (const item of list) if (item && typeof item === "object" && item.id) found.push({player, zone, item});
+      }
+    }
+    return found;
+  }
+
+  function freshId(table, player, title) {
+    const taken = new Set(instances(table).map((i) => i.item.id));
+    const base = `${player}-${slug(title)}`;
+    let id = base;
+    for (let n = 2; taken.has(id); n += 1) id = `${base}-${n}`;
+    return id;
+  }
+
+  function cardSearch(table, onPick, placeholder) {
+    const input = el("input", {type: "search", class: "card-search", placeholder: placeholder || "add a card…",
+                               autocomplete: "off"});
+    const list = el("ul", {class: "suggestions"});
+    const search = debounce(async () => {
+      const q = input.value.trim();
+      if (!q) { list.replaceChildren(); return; }
+      const params = new URLSearchParams({game: table.game, q, catalog: table.catalog || "builtin", limit: "12"});
+      try {
+        const {cards} = await call(`/api/cards?${params}`);
+        list.replaceChildren(...cards.map((card) => el("li", {
+          class: "suggestion", "data-id": card.id, tabindex: "0",
+          onclick: () => { labels[card.id] = card.label; input.value = ""; list.replaceChildren(); onPick(card); },
+        }, card.label, card.aliases.length ? el("span", {class: "alias", text: ` ${card.aliases.join(", ")}`}) : null,
+        el("span", {class: "type", text: ` ${card.type}`}))));
+      } catch (e) { showErrors(e.errors || [e.message]); }
+    }, 150);
+    input.addEventListener("input", search);
+    return el("div", {class: "card-picker"}, input, list);
+  }
+
+  function instanceRow(table, player, zone, item, items, redraw) {
+    const game = GAMES[table.game];
+    const remove = el("button", {type: "button", class: "remove", title: "remove", text: "×", onclick: () => {
+      items.splice(items.indexOf(item), 1);
+      if (!items.length) delete table.players[player][zone];
+      redraw();
+    }});
+    const idInput = el("input", {class: "inst-id", value: item.id, size: 14, onchange: (e) => {
+      item.id = e.target.value; redraw();
+    }});
+    const cells = [idInput, el("span", {class: "card-label", text: labels[item.card] || item.card})];
+    if (table.game === "lotr") {
+      cells.push(el("label", {}, "wounds ", el("input", {type: "number", min: 0, max: 99, class: "inst-wounds",
+        value: item.wounds ?? "", onchange: (e) => {
+          if (e.target.value === "") delete item.wounds; else item.wounds = Number(e.target.value);
+          redraw();
+        }})));
+      if (game.in_play.includes(zone)) {
+        const active = el("select", {class: "inst-active", onchange: (e) => {
+          if (e.target.value === "") delete item.active; else item.active = e.target.value === "yes";
+          redraw();
+        }}, el("option", {value: "", text: "active?"}), el("option", {value: "yes", text: "active"}),
+        el("option", {value: "no", text: "inactive"}));
+        active.value = item.active === undefined ? "" : (item.active ? "yes" : "no");
+        cells.push(active);
+      }
+      const on = el("select", {class: "inst-on", title: zone === "stacked" ? "stacked on" : "borne by",
+                               onchange: (e) => { if (e.target.value) item.on = e.target.value; else delete item.on; redraw(); }},
+        el("option", {value: "", text: zone === "stacked" ? "stacked on…" : "on…"}),
+        instances(table).filter((i) => i.item !== item).map((i) => el("option", {value: i.item.id, text: i.item.id})));
+      on.value = item.on || "";
+      cells.push(on);
+    }
+    return el("div", {class: "instance", "data-id": item.id}, ...cells, remove);
+  }
+
+  function zoneBlock(table, player, zone, redraw) {
+    const zones = table.players[player];
+    const items = zones[zone] || [];
+    const rows = items.filter((i) => typeof i === "object").map((item) => instanceRow(table, player, zone, item, items, redraw));
+    const picker = cardSearch(table, (card) => {
+      zones[zone] = items;
+      items.push({id: freshId(table, player, card.title), card: card.id});
+      redraw();
+    }, `add to ${zone.replace("_", " ")}…`);
+    return el("div", {class: "zone", "data-zone": zone}, el("h4", {text: zone.replace("_", " ")}), ...rows, picker);
+  }
+
+  function identityBlock(table, player, redraw) {
+    const zones = table.players[player];
+    const identity = zones.identity;
+    const parts = [el("h4", {text: "identity"})];
+    if (identity) {
+      const face = el("input", {class: "inst-face", list: "faces", value: identity.face || "", placeholder: "face",
+                                onchange: (e) => { if (e.target.value) identity.face = e.target.value; else delete identity.face; redraw(); }});
+      parts.push(el("div", {class: "instance", "data-id": identity.id}, el("span", {text: identity.id}),
+        el("span", {class: "card-label", text: labels[identity.card] || identity.card}), face,
+        el("button", {type: "button", class: "remove", text: "×", onclick: () => { delete zones.identity; redraw(); }})));
+    } else {
+      parts.push(cardSearch(table, (card) => {
+        zones.identity = {id: freshId(table, player, card.title), card: card.id};
+        redraw();
+      }, "choose the identity…"));
+    }
+    return el("div", {class: "zone", "data-zone": "identity"}, ...parts);
+  }
+
+  function playerBlock(table, player, redraw) {
+    const game = GAMES[table.game];
+    const blocks = [];
+    if (table.game === "marvel") blocks.push(identityBlock(table, player, redraw));
+    for (const zone of game.zones) blocks.push(zoneBlock(table, player, zone, redraw));
+    return el("fieldset", {class: "player", "data-player": player},
+      el("legend", {}, player, " ", el("button", {type: "button", class: "remove", title: "remove the player", text: "×",
+        onclick: () => { delete table.players[player]; redraw(); }})), ...blocks);
+  }
+
+  function fieldInput(table, question, name, redraw) {
+    const set = (value) => { if (value === "" || value === undefined) delete question[name]; else question[name] = value; redraw(); };
+    const value = question[name];
+    if (name === "instance" || name === "discard") {
+      const select = el("select", {"data-field": name, onchange: (e) => set(e.target.value)},
+        el("option", {value: "", text: name + "…"}),
+        instances(table).map((i) => el("option", {value: i.item.id, text: i.item.id})));
+      select.value = value || "";
+      return select;
+    }
+    if (name === "player" && table.game !== "dfm") {
+      const select = el("select", {"data-field": name, onchange: (e) => set(e.target.value)},
+        el("option", {value: "", text: "player…"}), Object.keys(table.players || {}).map((p) => el("option", {value: p, text: p})));
+      select.value = value || "";
+      return select;
+    }
+    if (name === "bypass" || name === "end_turn" || name === "move_nazgul") {
+      return el("label", {}, name, " ", el("input", {type: "checkbox", "data-field": name, checked: !!value,
+                                                   onchange: (e) => set(e.target.checked ? true : undefined)}));
+    }
+    const numeric = ["step", "after", "at"].includes(name);
+    const listy = ["cards", "of", "counts", "take", "card", "card2", "connection", "move1", "move2"].includes(name)
+      && !(table.game !== "dfm" && name === "card");
+    const separator = name === "cards" ? ";" : ",";
+    const shown = Array.isArray(value) ? value.join(`${separator} `) : (typeof value === "object" && value ? JSON.stringify(value) : value ?? "");
+    return el("input", {"data-field": name, placeholder: name, size: numeric ? 4 : 12, value: shown, onchange: (e) => {
+      const text = e.target.value.trim();
+      if (!text) return set(undefined);
+      if (numeric) return set(Number(text));
+      if (listy) return set(text.split(separator).map((v) => v.trim()).map((v) => (/^\d+$/.test(v) ? Number(v) : v)));
+      if (name === "players" || name === "readings") { try { return set(JSON.parse(text)); } catch (err) { return set(text); } }
+      return set(text);
+    }});
+  }
+
+  function questionRow(table, question, redraw) {
+    const game = GAMES[table.game];
+    const ask = el("select", {class: "q-ask", onchange: (e) => {
+      for (const key of Object.keys(question)) if (!["id", "ask"].includes(key)) delete question[key];
+      question.ask = e.target.value; redraw();
+    }}, Object.keys(game.questions).map((k) => el("option", {value: k, text: k})));
+    ask.value = question.ask;
+    const fields = (game.questions[question.ask] || []).map((name) => fieldInput(table, question, name, redraw));
+    const verdicts = game.verdicts[question.ask];
+    let expect = null;
+    if (verdicts) {
+      expect = el("select", {class: "q-expect", onchange: (e) => {
+        if (e.target.value) question.expect = e.target.value; else delete question.expect; redraw();
+      }}, el("option", {value: "", text: "expect…"}), verdicts.map((v) => el("option", {value: v, text: v})));
+      expect.value = question.expect || "";
+    }
+    return el("div", {class: "question", "data-question": question.id},
+      el("input", {class: "q-id", value: question.id, size: 14, onchange: (e) => { question.id = e.target.value; redraw(); }}),
+      ask, ...fields, expect,
+      el("button", {type: "button", class: "remove", text: "×", onclick: () => {
+        table.questions.splice(table.questions.indexOf(question), 1); redraw();
+      }}));
+  }
+
+  function questionsBlock(table, redraw) {
+    table.questions = table.questions || [];
+    const add = el("button", {type: "button", id: "add-question", text: "Add a question", onclick: () => {
+      const kinds = Object.keys(GAMES[table.game].questions);
+      let n = table.questions.length + 1;
+      while (table.questions.some((q) => q.id === `q${n}`)) n += 1;
+      table.questions.push({id: `q${n}`, ask: kinds[0]});
+      redraw();
+    }});
+    return el("fieldset", {class: "questions"}, el("legend", {text: "Questions"}),
+      ...table.questions.map((q) => questionRow(table, q, redraw)), add);
+  }
+
+  function numberField(label, object, key, redraw, attrs) {
+    return el("label", {class: "number"}, label, " ", el("input", {type: "number", min: 0, max: 100, "data-field": key, ...attrs,
+      value: object[key] ?? "", onchange: (e) => {
+        if (e.target.value === "") delete object[key]; else object[key] = Number(e.target.value);
+        redraw();
+      }}));
+  }
+
+  function dfmBlocks(table, redraw) {
+    const game = GAMES.dfm;
+    const state = table.state || (table.state = {});
+    const chapter = el("select", {id: "chapter", onchange: (e) => { table.chapter = Number(e.target.value); redraw(); }},
+      [1, 2, 3].map((n) => el("option", {value: n, text: `chapter ${n}`})));
+    chapter.value = String(table.chapter || 1);
+    const turn = el("select", {id: "turn", onchange: (e) => { table.turn = e.target.value; redraw(); }},
+      game.factions.map((f) => el("option", {value: f, text: `${f} to play`})));
+    turn.value = table.turn || "fellowship";
+    const tokens = state.tokens || (state.tokens = {});
+    const coins = state.coins || (state.coins = {});
+    const stacks = state.stacks || (state.stacks = {});
+    const allies = state.allies || (state.allies = {});
+    const allyBlocks = game.factions.map((faction) => {
+      const mine = allies[faction] || (allies[faction] = {});
+      return el("div", {class: "allies", "data-faction": faction}, el("h4", {text: `${faction} allies`}),
+        Object.entries(game.allies).filter(([, owner]) => owner === faction).map(([ally]) => {
+          const now = game.ally_states.find((s) => (mine[s] || []).includes(ally)) || "";
+          const select = el("select", {"data-ally": ally, onchange: (e) => {
+            for (const s of game.ally_states) {
+              if (mine[s]) { mine[s] = mine[s].filter((a) => a !== ally); if (!mine[s].length) delete mine[s]; }
+            }
+            if (e.target.value) (mine[e.target.value] = mine[e.target.value] || []).push(ally);
+            redraw();
+          }}, el("option", {value: "", text: "—"}), game.ally_states.map((s) => el("option", {value: s, text: s})));
+          select.value = now;
+          return el("label", {class: "ally"}, ally, " ", select);
+        }));
+    });
+    const actions = (table.actions = table.actions || []);
+    const actionRows = actions.map((action, index) => el("div", {class: "action"}, el("span", {text: `${index + 1}. `}),
+      el("code", {text: Object.entries(action).map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v}]` : v}`).join(", ")}),
+      el("button", {type: "button", class: "remove", text: "×", onclick: () => { actions.splice(index, 1); redraw(); }})));
+    const draft = {player: table.turn || "fellowship"};
+    const player = el("select", {id: "action-player"}, game.factions.map((f) => el("option", {value: f, text: f})));
+    const kind = el("select", {id: "action-kind"}, ["call", "take", "end_turn", "move_nazgul"].map((k) => el("option", {value: k, text: k})));
+    const ally = el("select", {id: "action-ally"}, Object.keys(game.allies).map((a) => el("option", {value: a, text: a})));
+    const effect = el("select", {id: "action-effect"}, ["enter", "exit"].map((k) => el("option", {value: k, text: k})));
+    const take = el("input", {id: "action-take", placeholder: "row, card", size: 6});
+    const use = el("select", {id: "action-use"}, ["play", "discard"].map((k) => el("option", {value: k, text: k})));
+    const choices = el("input", {id: "action-choices", placeholder: "race=elves region=gondor", size: 24});
+    const addAction = el("button", {type: "button", id: "add-action", text: "Add the action", onclick: () => {
+      draft.player = player.value;
+      if (kind.value === "call") { draft.call = ally.value; draft.effect = effect.value; }
+      if (kind.value === "take") { draft.take = take.value.split(/\s*[,.]\s*/).map(Number); draft.use = use.value; }
+      if (kind.value === "end_turn") draft.end_turn = true;
+      if (kind.value === "move_nazgul") draft.move_nazgul = true;
+      for (const pair of choices.value.trim().split(/\s+/).filter(Boolean)) {
+        const [key, value] = pair.split("=");
+        const parts = (value || "").split(",");
+        draft[key] = parts.length > 1 ? parts.map((v) => (/^\d+$/.test(v) ? Number(v) : v)) : value;
+      }
+      actions.push(draft);
+      redraw();
+    }});
+    return [
+      el("fieldset", {class: "dfm-table"}, el("legend", {text: "Chapter and holdings"}), chapter, turn,
+        el("div", {class: "holdings"}, el("h4", {text: "Power tokens"}),
+          game.token_places.map((p) => numberField(p, tokens, p, redraw))),
+        el("div", {class: "holdings"}, el("h4", {text: "coins"}), game.factions.map((f) => numberField(f, coins, f, redraw))),
+        el("div", {class: "holdings"}, el("h4", {text: "Power tokens on race stacks"}),
+          game.races.map((r) => numberField(r, stacks, r, redraw))),
+        ...allyBlocks,
+        el("p", {class: "hint", text: "Other holdings (units, connections, tiles, Alliance tokens, flags): edit the YAML beside."})),
+      el("fieldset", {class: "actions"}, el("legend", {text: "Actions, in order"}), ...actionRows,
+        el("div", {class: "add-action"}, player, kind, ally, effect, take, use, choices, addAction)),
+    ];
+  }
+
+  function tablePage() {
+    let table = tableFromUrl();
+    const builder = document.getElementById("builder");
+    const yamlBox = document.getElementById("yaml");
+
+    const exportYaml = debounce(async () => {
+      try {
+        const {yaml, errors} = await call("/api/export", {scenario: table, name: "table"});
+        yamlBox.value = yaml;
+        showErrors(errors);
+      } catch (e) { showErrors(e.errors || [e.message]); }
+    }, 120);
+
+    function redraw() {
+      const hash = `#t=${encodeTable(table)}`;
+      history.replaceState(null, "", hash);
+      document.getElementById("to-answers").href = `/answers${hash}`;
+      document.getElementById("nav-answers").href = `/answers${hash}`;
+      const game = GAMES[table.game];
+      const gameSelect = el("select", {id: "game", onchange: (e) => { table = blank(e.target.value); redraw(); }},
+        Object.keys(GAMES).map((g) => el("option", {value: g, text: g})));
+      gameSelect.value = table.game;
+      const head = [el("label", {}, "Game ", gameSelect)];
+      if (game.catalogs.length) {
+        const catalog = el("select", {id: "catalog", onchange: (e) => {
+          if (e.target.value === "builtin") delete table.catalog; else table.catalog = e.target.value; redraw();
+        }}, game.catalogs.map((c) => el("option", {value: c, text: c})));
+        catalog.value = table.catalog || "builtin";
+        head.push(el("label", {}, " Catalog ", catalog));
+      }
+      head.push(el("label", {}, " Title ", el("input", {id: "title", size: 40, value: table.title || "",
+                                                       onchange: (e) => { table.title = e.target.value; redraw(); }})));
+      const parts = [el("div", {class: "table-head"}, ...head)];
+      if (table.game === "dfm") {
+        parts.push(...dfmBlocks(table, redraw));
+      } else {
+        table.players = table.players || {};
+        parts.push(...Object.keys(table.players).map((p) => playerBlock(table, p, redraw)));
+        const name = el("input", {id: "new-player", placeholder: "player name", size: 12});
+        parts.push(el("div", {class: "add-player"}, name, el("button", {type: "button", id: "add-player", text: "Add a player",
+          onclick: () => { const n = name.value.trim(); if (n && !table.players[n]) { table.players[n] = {}; redraw(); } }})));
+      }
+      parts.push(questionsBlock(table, redraw));
+      if (game.faces) parts.push(el("datalist", {id: "faces"}, game.faces.map((f) => el("option", {value: f}))));
+      builder.replaceChildren(...parts);
+      exportYaml();
+    }
+
+    async function applyYaml(text, name) {
+      try {
+        const {scenario} = await call("/api/parse", {yaml: text, name});
+        table = scenario;
+        showErrors([]);
+        redraw();
+      } catch (e) { showErrors(e.errors || [e.message]); }
+    }
+
+    document.getElementById("apply-yaml").addEventListener("click", () => applyYaml(yamlBox.value, "table"));
+    document.getElementById("load-file").addEventListener("change", async (e) => {
+      const file = e.target.files[0];
+      if (file) await applyYaml(await file.text(), file.name);
+    });
+    document.getElementById("download").addEventListener("click", () => {
+      const link = el("a", {href: URL.createObjectURL(new Blob([yamlBox.value], {type: "application/yaml"})),
+                            download: `${slug(table.title || "table")}.yaml`});
+      document.body.append(link);
+      link.click();
+      link.remove();
+    });
+    document.getElementById("copy-link").addEventListener("click", () => navigator.clipboard?.writeText(location.href));
+    redraw();
+  }
+
+  // -- the answers ------------------------------------------------------------------------------------------
+  const documents = {};
+  let rulesById = null;
+
+  async function paragraphText(document, paragraph) {
+    if (!documents[document]) documents[document] = call(`/api/documents/${encodeURIComponent(document)}`);
+    const view = await documents[document];
+    const found = view.paragraphs.find((p) => p.id === paragraph);
+    return found ? (found.text || found.paraphrase || "") : "";
+  }
+
+  async function explanation(reasons, restedOn) {
+    if (!rulesById) rulesById = call("/api/rules").then((d) => Object.fromEntries(d.rules.map((r) => [r.rule, r])));
+    const rules = await rulesById;
+    const items = [];
+    for (const reason of reasons) {
+      const rule = rules[reason.rule];
+      const sources = await Promise.all(reason.sources.map(async (s) =>
+        el("li", {class: "source"}, el("strong", {text: `${s.document} ${s.paragraph}: `}),
+          el("q", {text: await paragraphText(s.document, s.paragraph)}),
+          el("a", {href: `/rulebook/${s.document}#${s.paragraph}`, text: " (in the rulebook)"}))));
+      items.push(el("li", {class: "reason"}, el("code", {class: "rule", text: reason.rule}),
+        rule ? el("span", {class: "statement", text: ` ${rule.statement}`}) : null,
+        el("div", {class: "state", text: `state: ${reason.state}`}),
+        el("div", {class: "evidence"}, el("code", {text: reason.evidence})),
+        el("ul", {class: "sources"}, ...sources)));
+    }
+    const rested = Object.entries(restedOn || {}).map(([r, c]) => `${r}=${c}`);
+    return el("div", {class: "explanation"}, el("ul", {}, ...items),
+      el("p", {class: "rested", text: rested.length ? `rested on the readings ${rested.join(", ")}` : "rested on no reading"}));
+  }
+
+  function whyButton(row, reasons, restedOn, colspan) {
+    return el("button", {type: "button", class: "why", text: "why?", onclick: async (e) => {
+      const next = row.nextElementSibling;
+      if (next && next.classList.contains("why-row")) { next.remove(); return; }
+      e.target.disabled = true;
+      const box = el("td", {colspan}, await explanation(reasons, restedOn));
+      row.after(el("tr", {class: "why-row"}, box));
+      e.target.disabled = false;
+    }});
+  }
+
+  function verdictText(verdict) {
+    if (verdict === null || verdict === undefined) return "";
+    if (typeof verdict !== "object") return String(verdict);
+    return Object.entries(verdict).map(([k, v]) => `${k}: ${Array.isArray(v) ? v.join(", ") || "none" : v}`).join("; ");
+  }
+
+  function verdictCell(verdict) {
+    const text = verdictText(verdict);
+    return el("td", {class: `verdict ${typeof verdict === "string" ? verdict : ""}`, text});
+  }
+
+  function playsTable(result) {
+    const blocks = [];
+    for (const q of result.questions) {
+      const player = q.question.split(":").slice(1).join(":");
+      const body = el("tbody");
+      for (const p of q.plays || []) {
+        const row = el("tr", {"data-play": p.play, "data-player": player}, el("td", {}, el("code", {text: p.play})),
+          el("td", {text: p.description}), verdictCell(p.verdict), el("td", {text: p.rules.join(", ")}));
+        row.append(el("td", {}, whyButton(row, p.reasons, p.rested_on, 5)));
+        body.append(row);
+      }
+      blocks.push(el("h3", {text: player}), el("table", {class: "answers", "data-player": player},
+        el("thead", {}, el("tr", {}, ["play", "in words", "verdict", "rules", ""].map((h) => el("th", {text: h})))), body));
+    }
+    return blocks;
+  }
+
+  function questionsTable(result, table, choice) {
+    const body = el("tbody");
+    for (const q of result.questions) {
+      const row = el("tr", {"data-question": q.question}, el("td", {}, el("code", {text: q.question})),
+        el("td", {text: q.ask}), verdictCell(q.got), el("td", {text: verdictText(q.expected)}),
+        el("td", {class: q.passed ? "pass" : "fail", text: q.passed ? "holds" : q.failures.join("; ")}),
+        el("td", {text: q.rules.join(", ")}));
+      const flip = el("button", {type: "button", class: "flip", text: "what would change it?", onclick: async () => {
+        try {
+          const found = await call("/api/flip", {scenario: table, question: q.question, ...choice});
+          const text = found.flippable ? `${found.changes.join("; ")} → ${found.after.verdict} (${found.after.rules.join(", ")})`
+            : "no change of the state turns this verdict";
+          row.after(el("tr", {class: "flip-row"}, el("td", {colspan: 8, text})));
+        } catch (e) { showErrors(e.errors || [e.message]); }
+      }});
+      row.append(el("td", {}, whyButton(row, q.reasons, q.rested_on, 8)), el("td", {}, typeof q.got === "string" ? flip : null));
+      body.append(row);
+    }
+    return el("table", {class: "answers"}, el("thead", {}, el("tr", {},
+      ["question", "ask", "verdict", "expected", "", "rules", "", ""].map((h) => el("th", {text: h})))), body);
+  }
+
+  function compareTable(result) {
+    // The default's column, then only the sides that change some verdict; the others are named below the table.
+    const shown = result.sides.map((_, i) => i).filter((i) => i === 0 || result.rows.some((r) => r.verdicts[i] !== r.verdicts[0]));
+    const agree = result.sides.filter((_, i) => !shown.includes(i)).map((s) => s.label);
+    const head = el("tr", {}, el("th", {text: "verdict of"}), shown.map((i) => el("th", {text: result.sides[i].label})));
+    const body = el("tbody", {}, result.rows.map((row) => el("tr", {class: row.differs ? "differs" : "", "data-key": row.key},
+      el("td", {}, el("code", {text: row.key}), el("div", {class: "about", text: row.about})),
+      shown.map((i) => {
+        const v = row.verdicts[i];
+        let text = v;
+        try { text = verdictText(JSON.parse(v)); } catch (e) { text = v; }
+        return el("td", {class: `verdict ${v}${i > 0 && v !== row.verdicts[0] ? " changed" : ""}`, text});
+      }))));
+    return el("div", {class: "scroll"}, el("table", {class: "compare"}, el("thead", {}, head), body),
+      el("p", {class: "hint", id: "agreeing-sides",
+               text: agree.length ? `Agree with the default on every verdict: ${agree.join(", ")}.` : ""}));
+  }
+
+  function answersPage() {
+    const table = tableFromUrl();
+    const game = GAMES[table.game];
+    const hash = location.hash;
+    document.getElementById("edit-table").href = `/table${hash}`;
+    document.getElementById("nav-table").href = `/table${hash}`;
+    document.getElementById("table-title").textContent = `Answers: ${table.title || "a table"}`;
+    const chosen = {};
+    let profile = "";
+    const selects = game.readings.map((r) => {
+      const select = el("select", {"data-reading": r.name, onchange: (e) => {
+        if (e.target.value) chosen[r.name] = e.target.value; else delete chosen[r.name];
+        answer();
+      }}, el("option", {value: "", text: `(table: ${(table.readings || {})[r.name] || r.default})`}),
+      r.choices.map((c) => el("option", {value: c, text: c})));
+      return el("label", {class: "reading", title: r.question}, el("code", {text: r.name}), " ", select);
+    });
+    const profiles = el("select", {id: "profile", onchange: (e) => { profile = e.target.value; answer(); }},
+      el("option", {value: "", text: "(none)"}), game.profiles.map((p) => el("option", {value: p, text: p})));
+    document.getElementById("reading-choices").replaceChildren(...selects, el("label", {class: "reading"}, "profile ", profiles));
+
+    async function answer() {
+      const choice = {readings: {...chosen}, profile: profile || undefined};
+      const plays = document.getElementById("plays");
+      const questions = document.getElementById("questions");
+      plays.setAttribute("aria-busy", "true");
+      try {
+        const result = await call("/api/plays", {scenario: table, name: "table", ...choice});
+        plays.replaceChildren(...playsTable(result));
+        if ((table.questions || []).length) {
+          questions.replaceChildren(questionsTable(await call("/api/answer", {scenario: table, name: "table", ...choice}),
+            table, choice));
+        } else {
+          questions.replaceChildren(el("p", {class: "hint", text: "The table asks no questions."}));
+        }
+        showErrors([]);
+      } catch (e) {
+        plays.replaceChildren();
+        showErrors(e.errors || [e.message]);
+      }
+      plays.setAttribute("aria-busy", "false");
+    }
+
+    answer();
+    call("/api/compare", {scenario: table, name: "table"}).then(
+      (result) => document.getElementById("compare").replaceChildren(compareTable(result)),
+      (e) => document.getElementById("compare").replaceChildren(el("p", {class: "errors", text: e.message})));
+  }
+
+  // -- the disagreements ------------------------------------------------------------------------------------
+  function disagreementsPage() {
+    const gameSelect = document.getElementById("dis-game");
+    const sideA = document.getElementById("side-a");
+    const sideB = document.getElementById("side-b");
+    gameSelect.replaceChildren(...Object.keys(GAMES).map((g) => el("option", {value: g, text: g})));
+
+    function fillSides() {
+      const game = GAMES[gameSelect.value];
+      const sides = ["default", ...game.profiles,
+        ...game.readings.flatMap((r) => r.choices.filter((c) => c !== r.default).map((c) => `${r.name}=${c}`))];
+      for (const select of [sideA, sideB]) select.replaceChildren(...sides.map((s) => el("option", {value: s, text: s})));
+      sideB.value = sides[1] || sides[0];
+    }
+    gameSelect.addEventListener("change", fillSides);
+    gameSelect.value = "lotr";
+    fillSides();
+
+    document.getElementById("search-form").addEventListener("submit", async (e) => {
+      e.preventDefault();
+      const out = document.getElementById("findings");
+      out.replaceChildren(el("p", {class: "hint", text: "Searching…"}));
+      try {
+        const result = await call("/api/edge-cases", {game: gameSelect.value, compare: [sideA.value, sideB.value],
+                                                      max_cards: Number(document.getElementById("max-cards").value)});
+        showErrors([]);
+        out.replaceChildren(el("p", {id: "found-count", text: `${result.states} states where ${result.a} and ${result.b} disagree`}),
+          ...result.findings.map((f, i) => el("div", {class: "finding"},
+            el("h3", {text: `state ${i + 1}`}),
+            el("ul", {}, f.shapes.map((s) => el("li", {}, el("code", {text: s.join(" · ")})))),
+            el("a", {class: "open-table button", href: `/table#t=${encodeTable(f.scenario)}`, text: "open in the table builder"}))));
+      } catch (err) {
+        out.replaceChildren();
+        showErrors(err.errors || [err.message]);
+      }
+    });
+  }
+
+  return {tablePage, answersPage, disagreementsPage, encodeTable, decodeTable};
+})();

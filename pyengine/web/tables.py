@@ -1,0 +1,36 @@
+"""What the pages' script knows of each game to build a table: zones, instance fields, question kinds with their
+fields and verdicts, readings with their choices, profiles, catalogs, and for the Duel its allies, races and
+token places. Read from the game modules and the knowledge base, so that it cannot drift from the scenario
+format."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from pyengine import kb as kbase
+from pyengine.games import dfm, lotr, marvel, registry
+
+
+def _readings(game: str) -> list[dict[str, Any]]:
+    kb = kbase.load(game)
+    return [{"name": r.name, "question": r.text, "default": r.default, "choices": list(r.choices)}
+            for r in sorted(kb.readings.values(), key=lambda r: r.name)]
+
+
+def games_config(catalogs: dict[str, list[str]]) -> dict[str, Any]:
+    """The table builder's configuration, one entry per game."""
+    games: dict[str, Any] = {}
+    for name, game in registry().items():
+        games[name] = {
+            "document": game.document,
+            "questions": {kind: sorted(fields) for kind, fields in game.question_fields.items()},
+            "verdicts": {kind: list(v) if v else None for kind, v in game.verdicts.items()},
+            "readings": _readings(name),
+            "profiles": sorted(kbase.load(name).profiles),
+            "catalogs": catalogs.get(name, []),
+        }
+    games["lotr"].update(zones=list(lotr.ZONES), in_play=list(lotr.IN_PLAY_ZONES))
+    games["marvel"].update(zones=list(marvel.ZONES), faces=list(marvel.FACES))
+    games["dfm"].update(factions=list(dfm.FACTIONS), allies=dfm.ALLIES, races=list(dfm.RACES),
+                        ally_states=list(dfm.ALLY_STATES), token_places=list(dfm.TOKEN_PLACES))
+    return {"games": games}
