@@ -116,3 +116,43 @@ def cli(capsys: pytest.CaptureFixture[str]):
         return code, out, err
 
     return run
+
+
+def _free_port() -> int:
+    import socket
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+@pytest.fixture(scope="session")
+def explorer():
+    """`pyengine serve` in a process of its own on a free loopback port, with the rules documents where this
+    machine has them: its base URL."""
+    import os
+    import subprocess
+    import sys
+    import time
+
+    import httpx
+
+    port = _free_port()
+    docs = ROOT.parent / "shared" / "docs"
+    env = {**os.environ, "PYENGINE_DOCS": str(docs)} if docs.is_dir() else None
+    process = subprocess.Popen([sys.executable, "-m", "pyengine", "serve", "--port", str(port), "--workers", "2"],
+                               cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
+    url = f"http://127.0.0.1:{port}"
+    deadline = time.monotonic() + 30
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(f"{url}/api/documents", timeout=1).status_code == 200:
+                break
+        except httpx.TransportError:
+            time.sleep(0.05)
+    else:
+        process.kill()
+        pytest.fail(f"the server did not start: {process.stderr.read().decode() if process.stderr else ''}")
+    yield url
+    process.terminate()
+    process.wait(10)

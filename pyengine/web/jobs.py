@@ -18,7 +18,7 @@ from pyengine import api
 from pyengine import kb as kbase
 from pyengine.errors import InputError
 from pyengine.limits import limits
-from pyengine.scenario import Scenario
+from pyengine.scenario import Scenario, scenario_from_data
 from pyengine.yamlio import load_text
 
 # Modules a fresh worker imports before its first job, so that it answers warm.
@@ -26,14 +26,15 @@ PRELOAD = ["pyengine.web.jobs", "pyengine.engine", "pyengine.render", "pyengine.
            "pyengine.games.marvel", "pyengine.games.dfm", "pyengine.flip_search", "pyengine.search"]
 
 
-def _table(job: dict[str, Any]) -> Scenario:
-    """The job's scenario: a mapping, or YAML text; `name` is what answers and errors call it."""
+def _table(job: dict[str, Any], asks: bool = False) -> Scenario:
+    """The job's scenario: a mapping, or YAML text; `name` is what answers and errors call it. Where the job
+    answers the table's questions (`asks`), a table without questions is refused as `pyengine check` does."""
     source = job.get("scenario")
     name = str(job.get("name") or "<request>")
     if isinstance(source, str):
-        return api.load(source, name)
+        return scenario_from_data(load_text(source, name), name, questions_required=asks)
     if isinstance(source, dict):
-        return api.load(source, name)
+        return scenario_from_data(source, name, questions_required=asks)
     raise InputError("the request holds no scenario", field="scenario",
                      expected="a scenario as a JSON object, or its YAML text")
 
@@ -53,7 +54,7 @@ def _choices(job: dict[str, Any]) -> tuple[dict[str, str] | None, str | None]:
 def answer(job: dict[str, Any]) -> Any:
     """The table's questions answered with their reasons (`pyengine explain --json`)."""
     readings, profile = _choices(job)
-    return api.explain(_table(job), job.get("question"), readings, profile).to_dict()
+    return api.explain(_table(job, asks=True), job.get("question"), readings, profile).to_dict()
 
 
 def plays(job: dict[str, Any]) -> Any:

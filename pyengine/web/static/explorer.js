@@ -266,7 +266,7 @@ const Explorer = (() => {
       const kinds = Object.keys(GAMES[table.game].questions);
       let n = table.questions.length + 1;
       while (table.questions.some((q) => q.id === `q${n}`)) n += 1;
-      table.questions.push({id: `q${n}`, ask: kinds[0]});
+      table.questions.push({id: `q${n}`, ask: kinds.includes("play") ? "play" : kinds[0]});
       redraw();
     }});
     return el("fieldset", {class: "questions"}, el("legend", {text: "Questions"}),

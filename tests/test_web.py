@@ -1,0 +1,251 @@
+"""The HTTP JSON API of `pyengine serve`: its JSON equals the command line's --json, bad input is a 4xx with the
+command line's one-line messages, every request is bounded (body size, solve time), nothing a request names is
+read as a file, and the server answers right under concurrent load."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from collections.abc import Iterator
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import httpx
+import jsonschema
+import pytest
+from starlette.testclient import TestClient
+
+from pyengine import api
+from pyengine.schema import schema
+from pyengine.web.app import Settings, create_app
+
+ROOT = Path(__file__).parent.parent
+EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
+STING = ROOT / "examples" / "judge_second_sting.yaml"
+BAD = ROOT / "tests" / "bad_input"
+DOCS = ROOT.parent / "shared" / "docs"
+
+
+def _settings(**changes: object) -> Settings:
+    return Settings(docs=DOCS if DOCS.is_dir() else None, scenarios=[ROOT / "examples"], workers=2, **changes)
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[TestClient]:
+    with TestClient(create_app(_settings())) as test_client:
+        yield test_client
+
+
+def _table(path: Path) -> dict[str, object]:
+    return {"scenario": path.read_text(encoding="utf-8"), "name": str(path)}
+
+
+def _cli_json(*args: str) -> object:
+    done = subprocess.run([sys.executable, "-m", "pyengine", *args, "--json"], capture_output=True, text=True,
+                          cwd=ROOT, check=False)
+    assert done.returncode in (0, 1), done.stderr
+    return json.loads(done.stdout)
+
+
+@pytest.mark.parametrize("path", EXAMPLES, ids=lambda p: p.stem)
+def test_answer_equals_explain_json_for_every_example(client: TestClient, path: Path) -> None:
+    response = client.post("/api/answer", json=_table(path))
+    assert response.status_code == 200
+    assert response.json() == api.explain(path).to_dict()
+    jsonschema.Draft202012Validator(schema("answer")).validate(response.json())
+
+
+def test_the_api_json_equals_the_command_line(client: TestClient) -> None:
+    relative = str(STING.relative_to(ROOT))
+    table = {"scenario": STING.read_text(encoding="utf-8"), "name": relative}
+    assert client.post("/api/answer", json=table).json() == _cli_json("explain", relative)
+    assert client.post("/api/plays", json={**table, "player": "alice"}).json() == \
+        _cli_json("plays", relative, "--player", "alice")
+    assert client.post("/api/flip", json={**table, "question": "alice-second-sting"}).json() == \
+        _cli_json("flip", relative, "--question", "alice-second-sting")
+    assert client.get("/api/readings").json() == _cli_json("readings")
+    assert client.get("/api/rules?game=dfm").json() == _cli_json("rules", "--game", "dfm")
+
+
+def test_plays_of_the_judge_table(client: TestClient) -> None:
+    result = client.post("/api/plays", json={**_table(STING), "player": "alice"}).json()
+    [question] = result["questions"]
+    verdicts = {p["play"]: (p["verdict"], p["rules"]) for p in question["plays"]}
+    assert verdicts == {"alice-sting-2": ("illegal", ["lotr_unique_blocks_unique"]),
+                        "alice-frodo-2": ("illegal", ["lotr_unique_blocks_unique"]),
+                        "alice-gandalf": ("legal", [])}
+
+
+def test_a_scenario_as_json_data_and_readings_as_arguments(client: TestClient) -> None:
+    table = {"game": "lotr", "players": {"alice": {"play": [{"id": "mumak", "card": "15R86"}],
+                                                   "hand": [{"id": "mumak-2", "card": "7R152"}]}},
+             "questions": [{"id": "q", "ask": "play", "instance": "mumak-2"}]}
+    plain = client.post("/api/answer", json={"scenario": table}).json()["questions"][0]
+    other = client.post("/api/answer", json={"scenario": table,
+                                             "readings": {"lotr_mumak_direction": "nonunique_exempt"}}).json()
+    assert plain["readings"]["lotr_mumak_direction"] == "unique_blocks_all"
+    assert other["questions"][0]["readings"]["lotr_mumak_direction"] == "nonunique_exempt"
+    assert plain["got"] != other["questions"][0]["got"]
+
+
+def test_compare_puts_every_reading_beside_the_default(client: TestClient) -> None:
+    path = ROOT / "examples" / "reading_dead_pile_scope.yaml"
+    result = client.post("/api/compare", json=_table(path)).json()
+    labels = [s["label"] for s in result["sides"]]
+    assert labels[0] == "default" and "lotr_dead_pile_scope=any_player" in labels
+    assert "profile comprehensive_rules" in labels
+    column = labels.index("lotr_dead_pile_scope=any_player")
+    changed = [r for r in result["rows"] if r["verdicts"][column] != r["verdicts"][0]]
+    assert changed and all(r["differs"] for r in changed)
+    assert all(not r["differs"] for r in result["rows"] if len(set(r["verdicts"])) == 1)
+
+
+# Bad files whose fault belongs to files: a request carries Unicode text, and an empty text is not an empty file.
+FILE_ONLY = {"not_utf8.yaml", "empty.yaml"}
+
+
+@pytest.mark.parametrize("name", sorted(p.name for p in BAD.glob("*.yaml") if p.name not in FILE_ONLY))
+def test_bad_input_is_a_400_with_the_command_lines_message(client: TestClient, cli, name: str) -> None:
+    path = BAD / name
+    code, _, err = cli("check", str(path))
+    response = client.post("/api/answer", json={"scenario": path.read_text(encoding="utf-8"), "name": str(path)})
+    assert code == 2 and response.status_code == 400
+    assert f"error: {response.json()['error']}" == err.strip().splitlines()[0]
+
+
+def test_an_empty_scenario_text_is_a_400(client: TestClient) -> None:
+    response = client.post("/api/answer", json={"scenario": "", "name": "empty"})
+    assert response.status_code == 400
+    assert response.json()["error"] == "empty: got nothing; expected a mapping of fields"
+
+
+def test_a_misspelt_card_gets_a_suggestion(client: TestClient) -> None:
+    table = {"game": "lotr", "players": {"alice": {"hand": [{"id": "s", "card": "Stign"}]}},
+             "questions": [{"id": "q", "ask": "play", "instance": "s"}]}
+    error = client.post("/api/answer", json={"scenario": table}).json()["error"]
+    assert "unknown card 'Stign'" in error and "did you mean 'Sting'" in error
+
+
+@pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b"{\"scenario\": 3}", b"[" * 100_000])
+def test_malformed_requests_are_400(client: TestClient, body: bytes) -> None:
+    response = client.post("/api/answer", content=body, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and response.json()["error"]
+
+
+def test_a_request_body_over_the_limit_is_413(client: TestClient) -> None:
+    response = client.post("/api/answer", content=b"{" + b" " * 1_100_000 + b"}",
+                           headers={"Content-Type": "application/json"})
+    assert response.status_code == 413 and "larger than" in response.json()["error"]
+
+
+def test_too_many_instances_are_refused() -> None:
+    table = {"game": "lotr", "players": {"alice": {"hand": [{"id": f"c{n}", "card": "1P364"} for n in range(12)]}},
+             "questions": [{"id": "q", "ask": "play", "instance": "c0"}]}
+    with TestClient(create_app(_settings(max_instances=10))) as small:
+        response = small.post("/api/answer", json={"scenario": table})
+    assert response.status_code == 400 and "instances" in response.json()["error"]
+
+
+def test_work_past_the_timeout_is_stopped_and_the_server_goes_on() -> None:
+    with TestClient(create_app(_settings(search_seconds=0.05))) as hurried:
+        response = hurried.post("/api/edge-cases", json={"game": "lotr", "compare": ["default", "wiki"],
+                                                         "max_cards": 4})
+        assert response.status_code == 422 and "longer than 0.05 s" in response.json()["error"]
+        again = hurried.post("/api/answer", json=_table(STING))
+        assert again.status_code == 200 and again.json()["questions"][0]["got"] == "illegal"
+
+
+def test_strings_stay_data(client: TestClient) -> None:
+    hostile = 'x"). :- a. #include "/etc/passwd". %\n\\'
+    table = {"game": "lotr", "title": hostile,
+             "players": {hostile: {"hand": [{"id": hostile, "card": "Sting"}]}},
+             "questions": [{"id": hostile, "ask": "play", "instance": hostile, "expect": "legal"}]}
+    result = client.post("/api/answer", json={"scenario": table, "name": hostile}).json()
+    assert result["title"] == hostile and result["questions"][0]["got"] == "legal"
+
+
+def test_no_request_reads_a_file(client: TestClient) -> None:
+    for path in ("/api/documents/..%2F..%2F..%2Fetc%2Fpasswd", "/api/documents/%2Fetc%2Fpasswd",
+                 "/rulebook/..%2Fsecret", "/static/..%2F..%2Fapp.py"):
+        response = client.get(path)
+        assert response.status_code == 404, path
+        assert "root:" not in response.text and "def create_app" not in response.text
+    response = client.post("/api/answer", json={"scenario": "/etc/passwd"})
+    assert response.status_code == 400
+    catalog = client.post("/api/answer", json={"scenario": {"game": "lotr", "catalog": "/etc/passwd",
+                                                            "questions": []}})
+    assert catalog.status_code == 400
+
+
+def test_card_completion(client: TestClient) -> None:
+    def labels(query: str, game: str = "lotr") -> list[str]:
+        return [c["label"] for c in client.get(f"/api/cards?game={game}&q={query}").json()["cards"]]
+
+    assert "\u2022Sting (1R313)" in labels("sti")
+    assert labels("1R313") == ["\u2022Sting (1R313)"]
+    assert any("Frodo" in label for label in labels("son of drogo"))
+    assert client.get("/api/cards?game=chess&q=x").status_code == 400
+
+
+def test_documents_and_the_rulebook(client: TestClient) -> None:
+    documents = client.get("/api/documents").json()["documents"]
+    assert {d["document"] for d in documents} == {"lotr_unique", "marvel_unique", "dfm_allies"}
+    view = client.get("/api/documents/lotr_unique").json()
+    p3 = next(p for p in view["paragraphs"] if p["id"] == "p3")
+    assert "lotr_unique_blocks_unique" in p3["states"]
+    assert "lotr_dead_pile_scope=any_player" in p3["readings"]
+    assert any(s.endswith("judge_second_sting.yaml") for s in p3["scenarios"])
+    if DOCS.is_dir():
+        assert p3["text"] and any("p3" in f["paragraphs"] for f in view["findings"])
+    page = client.get("/rulebook/lotr_unique")
+    assert page.status_code == 200 and 'id="p3"' in page.text and "lotr_unique_blocks_unique" in page.text
+
+
+def test_every_page_is_served(client: TestClient) -> None:
+    for path in ("/table", "/answers", "/rulebook", "/disagreements", "/static/explorer.js", "/static/style.css"):
+        assert client.get(path).status_code == 200, path
+    assert client.get("/").headers.get("location", "/table") == "/table"
+
+
+def test_the_openapi_description_names_every_endpoint(client: TestClient) -> None:
+    document = client.get("/openapi.json").json()
+    assert document["openapi"].startswith("3.1")
+    for path in ("/api/answer", "/api/plays", "/api/flip", "/api/cards", "/api/readings", "/api/rules",
+                 "/api/documents"):
+        assert path in document["paths"]
+    answer_schema = document["components"]["schemas"]["answer"]
+    jsonschema.Draft202012Validator(answer_schema).validate(client.post("/api/answer", json=_table(STING)).json())
+
+
+def test_export_and_parse_round_trip(client: TestClient) -> None:
+    parsed = client.post("/api/parse", json={"yaml": STING.read_text(encoding="utf-8")}).json()["scenario"]
+    exported = client.post("/api/export", json={"scenario": parsed}).json()
+    assert exported["errors"] == []
+    assert client.post("/api/parse", json={"yaml": exported["yaml"]}).json()["scenario"] == parsed
+    broken = client.post("/api/export", json={"scenario": {**parsed, "game": "chess"}}).json()
+    assert broken["errors"] and "chess" in broken["errors"][0]
+
+
+# -- a real server under load ---------------------------------------------------------------------------------
+
+def test_200_requests_at_concurrency_20(explorer: str) -> None:
+    expected = {path: api.answer(path).to_dict() for path in EXAMPLES}
+    jobs = [EXAMPLES[n % len(EXAMPLES)] for n in range(200)]
+
+    def ask(path: Path) -> bool:
+        response = httpx.post(f"{explorer}/api/answer", json=_table(path), timeout=60)
+        got = response.json()
+        return response.status_code == 200 and [(q["question"], q["got"], q["rules"]) for q in got["questions"]] == \
+            [(q["question"], q["got"], q["rules"]) for q in expected[path]["questions"]]
+
+    with ThreadPoolExecutor(20) as pool:
+        results = list(pool.map(ask, jobs))
+    assert results.count(True) == 200
+
+
+def test_the_server_binds_loopback_unless_told_otherwise() -> None:
+    from pyengine.cli import build_parser
+
+    assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
+    assert build_parser().parse_args(["serve", "--host", "0.0.0.0"]).host == "0.0.0.0"
