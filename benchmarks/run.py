@@ -8,7 +8,9 @@ Figures: one query, warm, on states of 2x20, 2x100 and 2x500 card instances draw
 play of a player (`plays`) against one `play` question on the same 2x20 state with seven cards in hand; the
 command line cold (process start to exit); batch `pyengine check` over generated scenarios and `pyengine
 deck` over generated decklists on all cores (scenarios per second) with the peak resident memory; the
-edge-case search (LOTR default against gemp) at 4, 5 and 6 cards: the first smallest state and every shape.
+edge-case search (LOTR default against gemp) at 4, 5 and 6 cards: the first smallest state and every shape;
+the web server (`pyengine serve`): its start, a warm `/api/plays` on the 2x20 state end to end against the same
+`plays` answered in-process, and 200 requests at concurrency 20 and at 8 (latency p50/p95, requests per second).
 """
 
 from __future__ import annotations
@@ -92,14 +94,19 @@ def bench_queries(catalog: str, cards: list[Any], sizes: list[int], repeats: int
     return results
 
 
-def bench_plays(catalog: str, cards: list[Any], repeats: int) -> list[dict[str, Any]]:
-    """Every play of a player (`plays`, one solve) against one `play` question, on the same 2x20 state with seven
-    cards in the first player's hand; the ratio is plays over play."""
-    rng = random.Random(11)
-    data = generated_state(rng, catalog, cards, 20)
+def _plays_state(catalog: str, cards: list[Any]) -> dict[str, Any]:
+    """The 2x20 state with seven cards in the first player's hand (the `plays` benchmarks' state)."""
+    data = generated_state(random.Random(11), catalog, cards, 20)
     hand = data["players"]["p1"]["hand"]
     others = [i for zone, items in data["players"]["p1"].items() if zone != "hand" for i in items]
     data["players"]["p1"] = {"hand": (hand + others)[:7], "play": (hand + others)[7:]}
+    return data
+
+
+def bench_plays(catalog: str, cards: list[Any], repeats: int) -> list[dict[str, Any]]:
+    """Every play of a player (`plays`, one solve) against one `play` question, on the same 2x20 state with seven
+    cards in the first player's hand; the ratio is plays over play."""
+    data = _plays_state(catalog, cards)
     one = scenario_from_data(data, "<2x20 play>")
     every = scenario_from_data({**data, "questions": [{"id": "all", "ask": "plays", "player": "p1"}]}, "<2x20 plays>")
     [result] = answer(every)
@@ -162,6 +169,74 @@ def bench_search(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
     return results
 
 
+def _percentile(values: list[float], share: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, int(share * len(ordered)))]
+
+
+def bench_server(catalog: str, cards: list[Any], repeats: int, requests: int) -> list[dict[str, Any]]:
+    """`pyengine serve` in its own process: time to the first answer; a warm `/api/plays` end to end against
+    `plays` in-process on the same state; `requests` requests at concurrency 20 and 8 (every answer checked)."""
+    import socket
+    from concurrent.futures import ThreadPoolExecutor
+
+    import httpx
+
+    from pyengine import api
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    url = f"http://127.0.0.1:{port}"
+    state = _plays_state(catalog, cards)
+    body = {"scenario": state, "name": "2x20", "player": "p1"}
+    expected = api.plays(api.load(state, "2x20"), "p1").to_dict()
+    started = time.perf_counter()
+    process = subprocess.Popen(_command("serve", "--port", str(port)), stdout=subprocess.DEVNULL,
+                               stderr=subprocess.DEVNULL)
+    try:
+        while True:
+            try:
+                if httpx.get(f"{url}/api/documents", timeout=1).status_code == 200:
+                    break
+            except httpx.TransportError:
+                if time.perf_counter() - started > 30:
+                    raise SystemExit("the server did not start") from None
+                time.sleep(0.01)
+        start_ms = (time.perf_counter() - started) * 1000
+        with httpx.Client(base_url=url, timeout=60) as client:
+            client.post("/api/plays", json=body)
+            warm = median_ms(lambda: client.post("/api/plays", json=body).raise_for_status(), repeats)
+        in_process = median_ms(lambda: api.plays(api.load(state, "2x20"), "p1"), repeats)
+        results = [{"name": "server_start_to_first_answer", "median_ms": round(start_ms, 1), "baseline_ms": None,
+                    "ratio": None},
+                   {"name": "server_plays_2x20_warm_end_to_end", "median_ms": round(warm, 2),
+                    "baseline_ms": round(in_process, 2), "ratio": round(warm / in_process, 2)}]
+        for concurrency in (20, 8):
+            client = httpx.Client(base_url=url, timeout=60, limits=httpx.Limits(max_connections=concurrency))
+
+            def one(_: int, client: httpx.Client = client) -> tuple[float, bool]:
+                begun = time.perf_counter()
+                response = client.post("/api/plays", json=body)
+                return (time.perf_counter() - begun) * 1000, response.status_code == 200 and response.json() == expected
+
+            begun = time.perf_counter()
+            with ThreadPoolExecutor(concurrency) as pool:
+                outcomes = list(pool.map(one, range(requests)))
+            seconds = time.perf_counter() - begun
+            client.close()
+            latencies = [ms for ms, _ in outcomes]
+            results.append({"name": f"server_plays_{requests}_requests_concurrency_{concurrency}",
+                            "median_ms": round(_percentile(latencies, 0.5), 1), "baseline_ms": None, "ratio": None,
+                            "p95_ms": round(_percentile(latencies, 0.95), 1),
+                            "per_second": round(requests / seconds, 1), "items": requests,
+                            "errors": sum(not ok for _, ok in outcomes)})
+        return results
+    finally:
+        process.terminate()
+        process.wait(10)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="pyengine benchmarks")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (the test suite uses it)")
@@ -195,13 +270,15 @@ def main(argv: list[str] | None = None) -> int:
                                    ["deck", *map(str, sorted(decks.iterdir())), "--game", "lotr", "--catalog", catalog,
                                     "--jobs", jobs, "--json"], deck_count))
     results += bench_search([2] if quick else [4, 5, 6], 1 if quick else 3)
+    results += bench_server(catalog, cards, 5 if quick else 50, 40 if quick else 200)
     if args.json:
         print(json.dumps({"catalog": catalog, "results": results}, indent=2))
     else:
         print(f"catalog: {catalog} ({len(cards)} cards)")
         for r in results:
             extra = f", ratio {r['ratio']} to baseline {r['baseline_ms']} ms" if r["ratio"] is not None else ""
-            rate = f", {r['per_second']}/s, peak {r['peak_rss_mb']} MB" if "per_second" in r else ""
+            rate = f", {r['per_second']}/s, peak {r['peak_rss_mb']} MB" if "peak_rss_mb" in r else ""
+            rate += f", p95 {r['p95_ms']} ms, {r['per_second']}/s, {r['errors']} errors" if "p95_ms" in r else ""
             rate += f", {r['states']} states, {r['shapes']} shapes" if "shapes" in r else ""
             print(f"{r['name']}: median {r['median_ms']} ms{extra}{rate}")
     return 0

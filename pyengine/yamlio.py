@@ -161,6 +161,18 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
         stack.extend((child, depth + 1, False) for child in _children(node))
 
 
+def check_depth(data: Any, source: str) -> None:
+    """Refuse plain data (JSON from a request) nested deeper than MAX_DEPTH, as a YAML document would be."""
+    stack: list[tuple[Any, int]] = [(data, 1)]
+    while stack:
+        value, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            raise InputError(f"values nested more than {MAX_DEPTH} levels deep", file=source,
+                             expected="a flatter document")
+        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
+        stack.extend((child, depth + 1) for child in children)
+
+
 def load_text(text: str, source: str) -> Any:
     """Parse YAML text; syntax errors become an InputError with the parser's line and column, and the document
     is checked (tags, depth, alias expansion) before it is built."""

@@ -20,3 +20,5 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
     batch = next(r for name, r in results.items() if name.startswith("batch_check_"))
     assert batch["items"] == 100 and batch["per_second"] > 0 and batch["peak_rss_mb"] > 0
     assert any(name.startswith("batch_deck_") for name in results)
+    assert results["server_plays_2x20_warm_end_to_end"]["ratio"] > 0
+    assert results["server_plays_40_requests_concurrency_20"]["errors"] == 0

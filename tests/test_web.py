@@ -127,10 +127,18 @@ def test_a_misspelt_card_gets_a_suggestion(client: TestClient) -> None:
     assert "unknown card 'Stign'" in error and "did you mean 'Sting'" in error
 
 
+DEEP = b'{"scenario": {"game": "lotr", "title": ' + b'{"a": ' * 500 + b"1" + b"}" * 500 + b"}}"
+
+
 @pytest.mark.parametrize("body", [b"not json", b"[1, 2]", b"{\"scenario\": 3}", b"[" * 100_000])
 def test_malformed_requests_are_400(client: TestClient, body: bytes) -> None:
     response = client.post("/api/answer", content=body, headers={"Content-Type": "application/json"})
     assert response.status_code == 400 and response.json()["error"]
+
+
+def test_data_nested_too_deeply_is_refused_before_any_work(client: TestClient) -> None:
+    response = client.post("/api/export", content=DEEP, headers={"Content-Type": "application/json"})
+    assert response.status_code == 400 and "nested more than 64 levels" in response.json()["error"]
 
 
 def test_a_request_body_over_the_limit_is_413(client: TestClient) -> None:
@@ -185,7 +193,11 @@ def test_card_completion(client: TestClient) -> None:
     assert "\u2022Sting (1R313)" in labels("sti")
     assert labels("1R313") == ["\u2022Sting (1R313)"]
     assert any("Frodo" in label for label in labels("son of drogo"))
+    assert labels("anzug", "marvel") == ["\u2022SP//dr Suit (31001a)"]
     assert client.get("/api/cards?game=chess&q=x").status_code == 400
+    catalogs = client.get("/api/catalogs").json()["catalogs"]
+    if "gemp" in catalogs["lotr"]:
+        assert "\u2022Sting, Weapon of Heritage (11R173)" in labels("sting&catalog=gemp")
 
 
 def test_documents_and_the_rulebook(client: TestClient) -> None:

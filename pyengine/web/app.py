@@ -33,6 +33,7 @@ from pyengine.games import registry
 from pyengine.runner import Failure, WorkerPool
 from pyengine.web import jobs
 from pyengine.web.documents import documents_index
+from pyengine.yamlio import check_depth
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -97,6 +98,7 @@ async def _body(request: Request) -> dict[str, Any]:
         raise InputError(f"the request body is not JSON: {exc}", field="body", expected="a JSON object") from None
     if not isinstance(data, dict):
         raise InputError("the request body is not a JSON object", field="body", expected="a JSON object")
+    check_depth(data, "request")
     return data
 
 
@@ -118,12 +120,13 @@ def create_app(settings: Settings) -> Starlette:
     document_cache: dict[str, Any] = {}
 
     async def run(kind: str, data: dict[str, Any], seconds: float | None = None) -> tuple[int, Any]:
-        """A job in a worker: (200, its data), (400, errors) for bad input, (422, errors) when stopped at a bound."""
+        """A job in a worker: (200, its data), (400, errors) for bad input, (422, errors) when stopped at a bound,
+        (500, the defect in one line) when pyengine failed."""
         job = {**data, "kind": kind, "limits": {"max_instances": settings.max_instances,
                                                 "solve_seconds": seconds or settings.solve_seconds}}
         reply = await pool.call(job, seconds)
         if isinstance(reply, Failure):
-            return 422, [reply.message]
+            return (500 if reply.message.startswith("internal error") else 422), [reply.message]
         if "errors" in reply:
             return 400, reply["errors"]
         return 200, reply["ok"]

@@ -31,7 +31,8 @@ def _responses(result: dict[str, Any]) -> dict[str, Any]:
     return {"200": {"description": "the answer", "content": {"application/json": {"schema": result}}},
             "400": {"description": "bad input: one line each, as the command line prints them", **error},
             "413": {"description": "the request body is too large", **error},
-            "422": {"description": "stopped at the solve timeout or the memory ceiling", **error}}
+            "422": {"description": "stopped at the solve timeout or the memory ceiling", **error},
+            "500": {"description": "a defect of pyengine, in one line", **error}}
 
 
 def _get(summary: str, output: str | dict[str, Any], parameters: list[str]) -> dict[str, Any]:
