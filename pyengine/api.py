@@ -107,12 +107,14 @@ class PlayResult(Result):
     rules: list[str]
     reasons: list[ReasonResult]
     rested_on: dict[str, str]
+    assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass
 class QuestionResult(Result):
     """The answer to one question: the verdict got and expected, whether the expectations hold, the rules and
-    reasons, the readings in force and those the verdict rested on; for `plays`, every play considered."""
+    reasons, the readings in force and those the verdict rested on; for `plays`, every play considered; for a
+    game that keeps base-game assumptions (Duel for Middle-earth), the assumptions the answer rested on."""
 
     question: str
     ask: str
@@ -125,6 +127,7 @@ class QuestionResult(Result):
     rested_on: dict[str, str]
     readings: dict[str, str]
     plays: list[PlayResult] | None = field(default=None, metadata=OMIT_NONE)
+    assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass
@@ -371,9 +374,14 @@ def _reasons(scenario: Scenario, reasons: list[Reason]) -> list[ReasonResult]:
                          [Source(d, p) for d, p in kb.rules[r.rule].sources]) for r in reasons]
 
 
+def _assumptions(scenario: Scenario, found: list[str]) -> list[str] | None:
+    """The base-game assumptions an answer rested on, for a game that keeps assumptions (None for the others)."""
+    return found if kbase.load(scenario.game.name).assumptions else None
+
+
 def _play(scenario: Scenario, play: Play) -> PlayResult:
     return PlayResult(play.id, scenario.game.describe_play(play.term, scenario.state), play.verdict, play.rule_ids,
-                      _reasons(scenario, play.reasons), play.rested_on)
+                      _reasons(scenario, play.reasons), play.rested_on, _assumptions(scenario, play.assumptions))
 
 
 def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
@@ -382,7 +390,8 @@ def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
     got = answer.play_sets() if answer.plays is not None else answer.verdict
     return QuestionResult(q.id, q.kind, q.expect, got, not answer.failures(), answer.failures(), answer.rule_ids,
                           _reasons(scenario, answer.reasons), answer.rested_on, answer.readings,
-                          None if answer.plays is None else [_play(scenario, p) for p in answer.plays])
+                          None if answer.plays is None else [_play(scenario, p) for p in answer.plays],
+                          _assumptions(scenario, answer.assumptions))
 
 
 def _answers(scenario: Scenario, readings: dict[str, str] | None, profile: str | None) -> list[Answer]:

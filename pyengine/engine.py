@@ -37,6 +37,7 @@ class Play:
     verdict: str | None
     reasons: list[Reason]
     rested_on: dict[str, str]
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -52,6 +53,8 @@ class Answer:
     readings: dict[str, str]
     facts: list[str] = field(default_factory=list, repr=False)
     plays: list[Play] | None = None
+    # The base-game assumptions the answer rested on (games that keep some: Duel for Middle-earth).
+    assumptions: list[str] = field(default_factory=list)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -158,7 +161,8 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
         for q in questions:
             term = clingo.String(q.id)
             verdict, reasons = _verdict(q.id, by_term.get(term, []))
-            answers[q.id] = Answer(q, verdict, reasons, _rested(kb, reasons, readings), readings, facts)
+            answers[q.id] = Answer(q, verdict, reasons, _rested(kb, reasons, readings), readings, facts,
+                                   assumptions=_assumed(by_term.get(term, [])))
             if q.kind == "plays":
                 answers[q.id].plays = _plays(scenario, term, by_term, kb, readings)
     return [answers[q.id] for q in scenario.questions]
@@ -174,6 +178,11 @@ def _verdict(name: str, atoms: list[clingo.Symbol]) -> tuple[str | None, list[Re
     return (verdicts[0] if verdicts else None), reasons
 
 
+def _assumed(atoms: list[clingo.Symbol]) -> list[str]:
+    """The base-game assumptions among the atoms of one question (or one play)."""
+    return sorted({str(s.arguments[1]) for s in atoms if s.name == "assumed"})
+
+
 def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, str]) -> dict[str, str]:
     """The reading choices in force that the reasons' rules are declared to depend on."""
     return {name: value for r in reasons for name, value in kb.rules[r.rule].readings if readings.get(name) == value}
@@ -187,5 +196,5 @@ def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol,
         if sub.type == clingo.SymbolType.Function and sub.name == "play" and sub.arguments[:1] == [term]:
             verdict, reasons = _verdict(str(sub), atoms)
             plays.append(Play(scenario.game.play_id(sub, scenario.state), sub, verdict, reasons,
-                              _rested(kb, reasons, readings)))
+                              _rested(kb, reasons, readings), _assumed(atoms)))
     return sorted(plays, key=lambda p: p.id)

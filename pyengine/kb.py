@@ -52,6 +52,8 @@ class KnowledgeBase:
     readings: dict[str, Reading] = field(default_factory=dict)
     profiles: dict[str, dict[str, str]] = field(default_factory=dict)
     paragraphs: dict[tuple[str, str], ParagraphEntry] = field(default_factory=dict)
+    # Base-game assumptions (Duel for Middle-earth): name -> statement.
+    assumptions: dict[str, str] = field(default_factory=dict)
 
     def paragraph(self, document: str, para: str) -> ParagraphEntry | None:
         return self.paragraphs.get((document, para))
@@ -98,6 +100,8 @@ def load(game: str) -> KnowledgeBase:
             reading = kb.readings.setdefault(str(args[0]), Reading(str(args[0])))
             choice = reading.choices.setdefault(str(args[1]), Choice(str(args[1]), _text(args[3])))
             choice.paragraphs.append(str(args[2]))
+        elif atom.name == "assumption" and len(args) == 2:
+            kb.assumptions[str(args[0])] = _text(args[1])
         elif atom.name == "profile":
             kb.profiles.setdefault(str(args[0]), {})[str(args[1])] = str(args[2])
         elif atom.name == "paragraph":

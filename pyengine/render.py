@@ -63,6 +63,10 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
         if answer.rested_on:
             rested = ", ".join(f"{n}={v}" for n, v in sorted(answer.rested_on.items()))
             lines.append(f"  rested on readings: {rested}")
+        if kb.assumptions:
+            lines.append("  rested on base-game assumptions: " + (", ".join(answer.assumptions) or "none"))
+            for name in answer.assumptions:
+                lines.append(f"       <- {name}: {kb.assumptions[name]}")
         non_default = {n: v for n, v in answer.readings.items() if kb.readings[n].default != v}
         if non_default:
             lines.append("  readings chosen: " + ", ".join(f"{n}={v}" for n, v in sorted(non_default.items())))

@@ -77,7 +77,9 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> Mapping:
     result = Mapping()
     result.line, result.column = _position(node)
     for key_node, value_node in node.value:
-        key = loader.construct_object(key_node, deep=True)
+        # A plain key is a name, kept as written: `0E0:` names a player, it is not the number 0.0.
+        plain = isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:null"
+        key = key_node.value if plain else loader.construct_object(key_node, deep=True)
         line, column = _position(key_node)
         try:
             duplicate = key in result

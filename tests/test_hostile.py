@@ -190,7 +190,7 @@ def test_deck_suggestions_are_bounded(cli, tmp_path: Path) -> None:
     ("game: dfm\nactions: [{player: fellowship, call: elrond, effect: enter, race: ~}]\nquestions: []\n",
      ("race",)),
     ("game: dfm\nquestions: [{ask: value, after: 0, of: [tokens, card, !!float .inf, 1]}]\n", ("of",)),
-    ("game: dfm\nstate: {units: {sauron: {1: 5}}}\nquestions: []\n", ("units",)),
+    ("game: dfm\nstate: {units: {sauron: {[1]: 5}}}\nquestions: []\n", ("plain value",)),
 ])
 def test_strange_yaml_is_one_line(cli, tmp_path: Path, text: str, words: tuple[str, ...]) -> None:
     code, _, err = cli("check", str(_write(tmp_path / "s.yaml", text)))

@@ -106,3 +106,28 @@ def test_the_game_names_the_command_line_offers_are_the_registry() -> None:
     from pyengine.games import GAME_NAMES, registry
 
     assert set(GAME_NAMES) == set(registry())
+
+
+def test_every_base_game_assumption_shows_in_some_answer(all_answers) -> None:
+    """An assumption no answer ever names would be a base-game part the steps use silently, or a dead one."""
+    declared = set(kbase.load("dfm").assumptions)
+    shown = {a for scenario, answers in all_answers if scenario.game.name == "dfm" for ans in answers
+             for a in [*ans.assumptions, *(x for p in ans.plays or [] for x in p.assumptions)]}
+    assert shown <= declared
+    assert declared - shown == set()
+
+
+def test_a_discard_rests_on_the_coins_and_the_discard_pile() -> None:
+    from pyengine import api
+
+    table = {"game": "dfm", "chapter": 1, "turn": "fellowship", "state": {"reserve": 10},
+             "actions": [{"player": "fellowship", "take": [5, 1], "use": "discard"}],
+             "questions": [{"id": "take", "ask": "action", "step": 1},
+                           {"id": "coins", "ask": "value", "after": 1, "of": ["coins", "fellowship"]},
+                           {"id": "start", "ask": "value", "after": 0, "of": ["coins", "fellowship"]}]}
+    take, coins, start = api.explain(table).questions
+    assert {"take_card", "covering", "coins_reserve", "discard_pile"} <= set(take.assumptions)
+    assert set(coins.assumptions) == set(take.assumptions) and start.assumptions == []
+    assert "rested on base-game assumptions: none" in api.explain(table, "start").text
+    sting = Path(__file__).parent.parent / "examples" / "judge_second_sting.yaml"
+    assert api.answer(sting).questions[0].assumptions is None

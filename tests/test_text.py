@@ -50,6 +50,14 @@ questions:
 LABEL = st.text(min_size=1, max_size=40).filter(lambda s: "\x00" not in s and s.strip() == s and s.strip())
 
 
+class _QuotingDumper(yaml.SafeDumper):
+    """Quotes every string: PyYAML's dumper, on YAML 1.1, leaves `0E0` plain, which YAML 1.2 reads as a number."""
+
+
+_QuotingDumper.add_representer(
+    str, lambda dumper, text: dumper.represent_scalar("tag:yaml.org,2002:str", text, style='"'))
+
+
 @settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(card_id=LABEL, instance_id=LABEL, player=LABEL, extra_title=LABEL)
 def test_labels_never_change_verdicts(tmp_path: Path, card_id: str, instance_id: str, player: str,
@@ -65,7 +73,7 @@ def test_labels_never_change_verdicts(tmp_path: Path, card_id: str, instance_id:
     data["players"][player] = alice
     data["questions"][0]["instance"] = instance_id
     path = tmp_path / "labels.yaml"
-    path.write_text(yaml.safe_dump(data, allow_unicode=True), encoding="utf-8")
+    path.write_text(yaml.dump(data, Dumper=_QuotingDumper, allow_unicode=True), encoding="utf-8")
     extra_is_sting = title_key(extra_title) == title_key("Sting")
     verdicts = [a.verdict for a in answer(load_scenario(path))]
     assert verdicts == ["illegal", "legal"] or extra_is_sting

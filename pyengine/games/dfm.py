@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.asp import Const, Term, Value, fact, term
+from pyengine.asp import Const, Term, Value, fact, render, term
 from pyengine.errors import InputError
 from pyengine.fields import Fields
 
@@ -140,7 +140,7 @@ class Dfm:
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
-                                             "allies_fellowship.lp", "tokens.lp")
+                                             "allies_fellowship.lp", "tokens.lp", "assumptions.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
@@ -521,6 +521,8 @@ class Dfm:
             return value[2]
         if key == "step" and 0 < value <= len(state.actions):
             return f"{value} ({state.actions[value - 1][2]})"
+        if key == "of":
+            return render(value)
         return None
 
     def describe(self, evidence: clingo.Symbol, state: State) -> str:
