@@ -51,6 +51,7 @@ BAD_INPUTS = {
     "not_utf8.yaml": ("not UTF-8",),
     "no_questions.yaml": ("3:1", "asks no questions"),
     "dfm_unknown_ally.yaml": ("4:26", "'gandalf'", "expected one of witch_king"),
+    "dfm_bad_tokens_at.yaml": ("5:7", "'orcs'", "[stack, RACE, N]"),
     "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'"),
 }
 

@@ -77,7 +77,7 @@ TEMPLATES = call_templates()
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
-                "stacks", "alliance", "grey", "tiles", "discard_pile", "flags"}
+                "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), region names (any text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -182,6 +182,8 @@ class Dfm:
         facts = state.facts
         for place, n in self._numbers(fields, "tokens", TOKEN_PLACES).items():
             facts += [fact("init_num", term("tok", Const(place)), n), fact("given_tokens", Const(place))]
+        for item, line, column, path in fields.items("tokens_at"):
+            facts.append(fact("init_num", *self._token_location(item, fields, path, line, column)))
         for key in ("tokens_gone", "taken"):
             for item, line, column, path in fields.items(key):
                 row, col = self._position(item, fields, path, line, column)
@@ -227,6 +229,21 @@ class Dfm:
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="a region tile name")
             facts.append(fact("init", term("open_tile", item)))
+
+    def _token_location(self, item: Any, fields: Fields, path: str, line: int | None,
+                        column: int | None) -> tuple[Term, int]:
+        """A `tokens_at:` entry, [stack, RACE, N], [tile, TILE, N] or [connection, FROM, TO, N]: Power tokens
+        lying there at the start (the layout's own tokens are the chapter's, see tokens_gone)."""
+        places = {k: v for k, v in TOKEN_LOCATIONS.items() if k != "card"}
+        kinds = places.get(item[0]) if isinstance(item, list) and item and isinstance(item[0], str) else None
+        if (kinds is None or len(item) != len(kinds) + 2
+                or not all(_fits(a, k) for a, k in zip(item[1:-1], kinds, strict=True))
+                or not isinstance(item[-1], int) or isinstance(item[-1], bool) or not 0 <= item[-1] <= MAX_POSITION):
+            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                             expected="[stack, RACE, N], [tile, TILE, N] or [connection, FROM, TO, N], N from 0 to "
+                                      f"{MAX_POSITION}")
+        values = [Const(a) if k in WORDS else a for a, k in zip(item[1:-1], kinds, strict=True)]
+        return term("tok", term({"connection": "conn"}.get(item[0], item[0]), *values)), item[-1]
 
     def _position(self, item: Any, fields: Fields, path: str, line: int | None, column: int | None) -> tuple[int, int]:
         if (isinstance(item, list) and len(item) == 2
@@ -456,8 +473,12 @@ class Dfm:
                 fluent, value = args[0], args[1].number
                 inner = [plain(a) for a in fluent.arguments]
                 if fluent.name == "tok":
-                    if str(fluent.arguments[0]) in ("fellowship", "sauron", "nazgul"):
-                        state["tokens"][str(fluent.arguments[0])] = value
+                    where = fluent.arguments[0]
+                    if str(where) in ("fellowship", "sauron", "nazgul"):
+                        state["tokens"][str(where)] = value
+                    elif where.name in ("stack", "tile", "conn"):
+                        name = {"conn": "connection"}.get(where.name, where.name)
+                        state.setdefault("tokens_at", []).append([name, *(plain(a) for a in where.arguments), value])
                 elif fluent.name in ("coins", "grey"):
                     state[fluent.name][inner[0]] = value
                 elif fluent.name in ("reserve", "discard_pile"):
