@@ -172,16 +172,17 @@ DFM_START = {
         "tokens": {"fellowship": 2, "sauron": 2, "box": 2},
         "coins": {"fellowship": 2, "sauron": 1},
         "allies": {"fellowship": {"hidden": ["tom_bombadil", "faramir", "goldberry"]},
-                   "sauron": {"hidden": ["balrog", "shelob", "grima"]}},
+                   "sauron": {"hidden": ["balrog", "shelob", "grima", "chieftain"]}},
         "stacks": {"elves": 1}, "units": {"fellowship": {"shire": 1}, "sauron": {"bree": 1}},
-        "connections": [["shire", "bree"]], "tiles": ["moria"],
+        "connections": [["shire", "bree"]], "tiles": ["moria"], "ring": 2, "nazgul": 1,
     },
 }
 DFM_ACTIONS = [
     {"call": "tom_bombadil"}, {"call": "faramir", "card": [5, 1]}, {"call": "faramir", "card": [5, 2], "card2": [4, 1]},
     {"call": "goldberry"}, {"call": "balrog", "connection": ["shire", "bree"]}, {"call": "shelob", "race": "elves"},
     {"call": "grima", "card": [5, 3]}, {"take": [5, 4], "use": "discard"}, {"take": [5, 5], "use": "play"},
-    {"take": [4, 4], "use": "play"}, {"end_turn": True}, {"move_nazgul": True},
+    {"take": [4, 4], "use": "play"}, {"end_turn": True}, {"move_nazgul": True}, {"move_ring": True},
+    {"call": "chieftain", "tile": "moria"},
 ]
 
 

@@ -74,20 +74,23 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
 
 
 TEMPLATES = call_templates()
-ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", *{
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
-                "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at"}
+                "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
+                "fortresses"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), region names (any text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
-    "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": ()}
+    "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
+    "symbols": ("faction", "race")}
 BOOLEAN: dict[str, tuple[str, ...]] = {
     "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("region",),
     "owned": ("region", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
     "blocked": ("region", "region", "faction"), "protected": ("region", "faction"),
-    "forced": ("faction", "number", "number", "use"), **{s: ("faction", "ally") for s in ALLY_STATES}}
+    "forced": ("faction", "number", "number", "use"), "eagle": ("faction",), "eagle_top": (),
+    "fortress": ("faction", "region"), **{s: ("faction", "ally") for s in ALLY_STATES}}
 # The words of each kind of argument.
 WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play")}
 
@@ -134,26 +137,26 @@ class Dfm:
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
     input_predicates: ClassVar[set[str]] = {
         "chapter", "last_step", "init", "init_num", "given_tokens", "token_gone", "connected", "act", "choice",
-        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "try_call",
-        "try_fixed", "try_slot", "faction", "opponent",
+        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_winner",
+        "try_call", "try_fixed", "try_slot", "faction", "opponent",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
-                                             "allies_fellowship.lp", "tokens.lp", "assumptions.lp")
+                                             "allies_fellowship.lp", "tokens.lp", "victory.lp", "assumptions.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
-        "plays": ("questions.lp", "plays.lp"),
+        "plays": ("questions.lp", "plays.lp"), "winner": (),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"}, "allowed": {"at", "player", "call", "effect", *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
-        "plays": {"player", "at"},
+        "plays": {"player", "at"}, "winner": {"after"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "action": ("done", "refused"), "allowed": ("legal", "illegal"), "value": None, "tokens": None,
-        "pairing": None, "setup": ("valid", "invalid"), "plays": None,
+        "pairing": None, "setup": ("valid", "invalid"), "plays": None, "winner": ("fellowship", "sauron", "none"),
     }
 
     # -- reading a scenario -------------------------------------------------------------------------------
@@ -193,6 +196,8 @@ class Dfm:
             facts.append(fact("init_num", term("coins", Const(player)), n))
         for name, default in (("reserve", 30), ("nazgul", 0), ("discard_pile", 0)):
             facts.append(fact("init_num", Const(name), fields.whole(name, default, minimum=0)))
+        if fields.has("ring"):
+            facts.append(fact("init_num", Const("ring"), fields.whole("ring", 0, minimum=0)))
         for race, n in self._numbers(fields, "stacks", RACES).items():
             facts.append(fact("init_num", term("stack", Const(race)), n))
         for player, n in self._numbers(fields, "grey", FACTIONS).items():
@@ -208,11 +213,20 @@ class Dfm:
                     facts.append(fact("init", term(status, Const(player), Const(item))))
         units = fields.sub("units", set(FACTIONS))
         alliance = fields.sub("alliance", set(FACTIONS))
+        symbols = fields.sub("symbols", set(FACTIONS))
+        fortresses = fields.sub("fortresses", set(FACTIONS))
         for player in FACTIONS:
             for region, n in self._numbers(units, player, None).items():
                 facts.append(fact("init_num", term("units", Const(player), region), n))
             for race, n in self._numbers(alliance, player, RACES).items():
                 facts.append(fact("init_num", term("alliance", Const(player), Const(race)), n))
+            for race, n in self._numbers(symbols, player, RACES).items():
+                facts.append(fact("init_num", term("symbols", Const(player), Const(race)), n))
+            for item, line, column, path in fortresses.items(player):
+                if not isinstance(item, str) or not item:
+                    raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                     expected="a region name, e.g. gondor")
+                facts.append(fact("init", term("fortress", Const(player), item)))
         for item, line, column, path in fields.items("connections"):
             if not (isinstance(item, list) and len(item) == 2 and all(isinstance(r, str) for r in item)):
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
@@ -277,10 +291,10 @@ class Dfm:
     def _action(self, action: Fields, index: int) -> Action:
         """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
         player = action.choice("player", FACTIONS, required=True) or ""
-        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul") if action.has(k)]
+        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring") if action.has(k)]
         if len(kinds) != 1:
             raise action.error("player", f"the action does {' and '.join(kinds) or 'nothing'}",
-                               expected="exactly one of call, take, end_turn, move_nazgul")
+                               expected="exactly one of call, take, end_turn, move_nazgul, move_ring")
         kind = kinds[0]
         if kind == "call":
             ally = action.choice("call", tuple(ALLIES), required=True) or ""
@@ -327,6 +341,11 @@ class Dfm:
             return params
         if kind == "pairing":
             return {"ally": fields.choice("ally", tuple(ALLIES), required=True)}
+        if kind == "winner":
+            after = fields.whole("after", steps, minimum=0)
+            if after > steps:
+                raise fields.error("after", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            return {"after": after}
         if kind == "plays":
             at = fields.whole("at", steps, minimum=0)
             if at > steps:
@@ -408,6 +427,8 @@ class Dfm:
                 out.append(fact("q_value" if params["numeric"] else "q_flag", q, params["of"], params["after"]))
             elif kind == "tokens":
                 out.append(fact("q_tokens", q, params["after"]))
+            elif kind == "winner":
+                out.append(fact("q_winner", q, params["after"]))
             elif kind == "pairing":
                 out.append(fact("q_pairing", q, Const(params["ally"])))
             elif kind == "setup":
@@ -481,14 +502,14 @@ class Dfm:
                         state.setdefault("tokens_at", []).append([name, *(plain(a) for a in where.arguments), value])
                 elif fluent.name in ("coins", "grey"):
                     state[fluent.name][inner[0]] = value
-                elif fluent.name in ("reserve", "discard_pile"):
+                elif fluent.name in ("reserve", "discard_pile", "ring", "nazgul"):
                     state[fluent.name] = value
                 elif fluent.name == "units":
                     state["units"].setdefault(inner[0], {})[inner[1]] = value
                 elif fluent.name == "stack":
                     state["stacks"][inner[0]] = value
-                elif fluent.name == "alliance":
-                    state["alliance"].setdefault(inner[0], {})[inner[1]] = value
+                elif fluent.name in ("alliance", "symbols"):
+                    state.setdefault(fluent.name, {}).setdefault(inner[0], {})[inner[1]] = value
             elif atom.name == "init":
                 fluent = args[0]
                 inner = [plain(a) for a in fluent.arguments]
@@ -527,6 +548,8 @@ class Dfm:
         """A question of the search (its term) as a scenario question."""
         if term.name == "action":
             return {"ask": "action", "step": 1}
+        if term.name == "winner":
+            return {"ask": "winner", "after": 1}
         fluent = term.arguments[0]
         if fluent.name == "tok":
             place = fluent.arguments[0]
