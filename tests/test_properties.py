@@ -174,7 +174,8 @@ DFM_START = {
         "allies": {"fellowship": {"hidden": ["tom_bombadil", "faramir", "goldberry"]},
                    "sauron": {"hidden": ["balrog", "shelob", "grima", "chieftain"]}},
         "stacks": {"elves": 1}, "units": {"fellowship": {"shire": 1}, "sauron": {"bree": 1}},
-        "connections": [["shire", "bree"]], "tiles": ["moria"], "ring": 2, "nazgul": 1,
+        "connections": [["shire", "bree"]], "tiles": ["moria", "bree"], "ring": 2, "nazgul": 1,
+        "extra_turns": {"fellowship": 1, "sauron": 1},
     },
 }
 DFM_ACTIONS = [
@@ -182,7 +183,7 @@ DFM_ACTIONS = [
     {"call": "goldberry"}, {"call": "balrog", "connection": ["shire", "bree"]}, {"call": "shelob", "race": "elves"},
     {"call": "grima", "card": [5, 3]}, {"take": [5, 4], "use": "discard"}, {"take": [5, 5], "use": "play"},
     {"take": [4, 4], "use": "play"}, {"end_turn": True}, {"move_nazgul": True}, {"move_ring": True},
-    {"call": "chieftain", "tile": "moria"},
+    {"call": "chieftain", "tile": "moria"}, {"landmark": "moria"}, {"landmark": "bree"},
 ]
 
 

@@ -74,17 +74,17 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
 
 
 TEMPLATES = call_templates()
-ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", *{
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
-                "fortresses"}
+                "fortresses", "extra_turns"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), region names (any text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
     "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
-    "symbols": ("faction", "race")}
+    "symbols": ("faction", "race"), "extra_turns": ("faction",)}
 BOOLEAN: dict[str, tuple[str, ...]] = {
     "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("region",),
     "owned": ("region", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
@@ -200,8 +200,9 @@ class Dfm:
             facts.append(fact("init_num", Const("ring"), fields.whole("ring", 0, minimum=0)))
         for race, n in self._numbers(fields, "stacks", RACES).items():
             facts.append(fact("init_num", term("stack", Const(race)), n))
-        for player, n in self._numbers(fields, "grey", FACTIONS).items():
-            facts.append(fact("init_num", term("grey", Const(player)), n))
+        for key in ("grey", "extra_turns"):
+            for player, n in self._numbers(fields, key, FACTIONS).items():
+                facts.append(fact("init_num", term(key, Const(player)), n))
         allies = fields.sub("allies", set(FACTIONS))
         for player in FACTIONS:
             sub = allies.sub(player, set(ALLY_STATES))
@@ -291,10 +292,10 @@ class Dfm:
     def _action(self, action: Fields, index: int) -> Action:
         """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
         player = action.choice("player", FACTIONS, required=True) or ""
-        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring") if action.has(k)]
+        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark") if action.has(k)]
         if len(kinds) != 1:
             raise action.error("player", f"the action does {' and '.join(kinds) or 'nothing'}",
-                               expected="exactly one of call, take, end_turn, move_nazgul, move_ring")
+                               expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark")
         kind = kinds[0]
         if kind == "call":
             ally = action.choice("call", tuple(ALLIES), required=True) or ""
@@ -319,6 +320,11 @@ class Dfm:
             row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
             use = action.choice("use", ("play", "discard"), default="play")
             return term("take", row, col, Const(use or "play")), [], f"{player} takes card {row}.{col} to {use}"
+        if kind == "landmark":
+            tile = action.raw("landmark")
+            if not isinstance(tile, str) or not tile:
+                raise action.error("landmark", f"got {tile!r}", expected="a Landmark tile name, e.g. minas_tirith")
+            return term("landmark", tile), [], f"{player} takes the Landmark tile {tile}"
         if not action.flag(kind, True):
             raise action.error(kind, "is false", expected=f"{kind}: true")
         return Const(kind), [], f"{player} {kind.replace('_', ' ')}"
@@ -500,8 +506,8 @@ class Dfm:
                     elif where.name in ("stack", "tile", "conn"):
                         name = {"conn": "connection"}.get(where.name, where.name)
                         state.setdefault("tokens_at", []).append([name, *(plain(a) for a in where.arguments), value])
-                elif fluent.name in ("coins", "grey"):
-                    state[fluent.name][inner[0]] = value
+                elif fluent.name in ("coins", "grey", "extra_turns"):
+                    state.setdefault(fluent.name, {})[inner[0]] = value
                 elif fluent.name in ("reserve", "discard_pile", "ring", "nazgul"):
                     state[fluent.name] = value
                 elif fluent.name == "units":
@@ -540,6 +546,8 @@ class Dfm:
                     action[name] = plain(value)
         elif term.name == "take":
             action |= {"take": [term.arguments[0].number, term.arguments[1].number], "use": str(term.arguments[2])}
+        elif term.name == "landmark":
+            action["landmark"] = plain(term.arguments[0])
         else:
             action[term.name] = True
         return {"game": "dfm", "chapter": 1, "turn": turn, "state": state, "actions": [action]}
