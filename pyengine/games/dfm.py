@@ -84,13 +84,16 @@ STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", 
 NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
     "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
-    "symbols": ("faction", "race"), "extra_turns": ("faction",)}
+    "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": ()}
 BOOLEAN: dict[str, tuple[str, ...]] = {
     "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("region",),
     "owned": ("region", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
     "blocked": ("region", "region", "faction"), "protected": ("region", "faction"),
     "forced": ("faction", "number", "number", "use"), "eagle": ("faction",), "eagle_top": (),
-    "fortress": ("faction", "region"), **{s: ("faction", "ally") for s in ALLY_STATES}}
+    "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
+    **{s: ("faction", "ally") for s in ALLY_STATES}}
+# Fluents the rules derive from the others: they can be asked about, never given in a state's `flags:`.
+DERIVED = {"chapter", "face_up", "available"}
 # The words of each kind of argument.
 WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play")}
 
@@ -156,7 +159,8 @@ class Dfm:
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "action": ("done", "refused"), "allowed": ("legal", "illegal"), "value": None, "tokens": None,
-        "pairing": None, "setup": ("valid", "invalid"), "plays": None, "winner": ("fellowship", "sauron", "none"),
+        "pairing": None, "setup": ("valid", "invalid"), "plays": None,
+        "winner": ("fellowship", "sauron", "none", "draw"),
     }
 
     # -- reading a scenario -------------------------------------------------------------------------------
@@ -235,7 +239,7 @@ class Dfm:
             facts.append(fact("connected", item[0], item[1]))
         for item, line, column, path in fields.items("flags"):
             fluent = self._fluent_term(item, fields, "flags")
-            if fluent.name not in BOOLEAN:
+            if fluent.name not in BOOLEAN or fluent.name in DERIVED:
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="a true/false fluent such as [locked, elves, fellowship]")
             facts.append(fact("init", fluent))
@@ -529,6 +533,8 @@ class Dfm:
                     state.setdefault("tiles", []).append(inner[0])
                 else:
                     state.setdefault("flags", []).append([fluent.name, *inner])
+            elif atom.name == "token_gone":
+                state.setdefault("tokens_gone", []).append([args[0].number, args[1].number])
             elif atom.name == "act":
                 actions.append(args[2])
                 actor = str(args[1])
