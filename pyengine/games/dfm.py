@@ -41,7 +41,7 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
     ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
     ("elrond", "enter"): {"race": "race"}, ("elrond", "exit"): {"race": "race"},
-    ("arwen", "enter"): {}, ("arwen", "exit"): {},
+    ("arwen", "enter"): {"colour": "colour"}, ("arwen", "exit"): {"colour": "colour"},
     ("boromir", "enter"): {"region": "region"}, ("boromir", "exit"): {"region": "region"},
     ("lobelia", "enter"): {"region": "region", "move1": "move"},
     ("lobelia", "exit"): {"place1": "region", "place2": "region", "move1": "move", "move2": "move"},
@@ -52,7 +52,10 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
 FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "enter"): [{"mode": "nazgul"},
                                                                                       {"mode": "unit"}]}
 # Choices a call may leave out (Lobelia's extra movements); a `plays` question tries the call without them.
-OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"}}
+OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
+                    ("arwen", "enter"): {"colour"}, ("arwen", "exit"): {"colour"}}
+# The colours of chapter cards (base-game assumption discard_pile).
+COLOURS = ("grey", "yellow", "blue", "green", "red", "purple")
 
 
 def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str]]]]:
@@ -78,13 +81,13 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_na
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
-                "fortresses", "extra_turns"}
+                "fortresses", "extra_turns", "colours", "discards"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), region names (any text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
     "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
-    "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": ()}
+    "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": (), "discarded": ("colour",)}
 BOOLEAN: dict[str, tuple[str, ...]] = {
     "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("region",),
     "owned": ("region", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
@@ -95,7 +98,8 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
 # Fluents the rules derive from the others: they can be asked about, never given in a state's `flags:`.
 DERIVED = {"chapter", "face_up", "available"}
 # The words of each kind of argument.
-WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play")}
+WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play"),
+         "colour": COLOURS}
 
 
 # An action: its act/3 term, its choices (name, value), and its words.
@@ -142,7 +146,7 @@ class Dfm:
         "chapter", "last_step", "init", "init_num", "given_tokens", "token_gone", "connected", "act", "choice",
         "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent",
-        "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick"}
+        "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
@@ -153,7 +157,9 @@ class Dfm:
         "plays": ("questions.lp", "plays.lp"), "winner": (),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
-        "action": {"step"}, "allowed": {"at", "player", "call", "effect", *{n for c in CHOICES.values() for n in c}},
+        "action": {"step"},
+        "allowed": {"at", "player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
+                    *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
         "plays": {"player", "at"}, "winner": {"after"},
     }
@@ -189,6 +195,14 @@ class Dfm:
         facts = state.facts
         for place, n in self._numbers(fields, "tokens", TOKEN_PLACES).items():
             facts += [fact("init_num", term("tok", Const(place)), n), fact("given_tokens", Const(place))]
+        for colour, n in self._numbers(fields, "discards", COLOURS).items():
+            facts.append(fact("init_num", term("discarded", Const(colour)), n))
+        for item, line, column, path in fields.items("colours"):
+            if not (isinstance(item, list) and len(item) == 3 and item[2] in COLOURS):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="[ROW, CARD, COLOUR] with COLOUR one of " + ", ".join(COLOURS))
+            row, col = self._position(item[:2], fields, path, line, column)
+            facts.append(fact("card_colour", state.chapter, row, col, Const(item[2])))
         for item, line, column, path in fields.items("tokens_at"):
             facts.append(fact("init_num", *self._token_location(item, fields, path, line, column)))
         for key in ("tokens_gone", "taken"):
@@ -281,8 +295,8 @@ class Dfm:
             if not isinstance(value, str):
                 raise InputError(f"got {value!r}", expected=f"a {kind} name", **where)
             return value
-        if kind in ("race", "mode", "ally"):
-            words = {"race": RACES, "mode": ("nazgul", "unit"), "ally": tuple(ALLIES)}[kind]
+        if kind in ("race", "mode", "ally", "colour"):
+            words = {"race": RACES, "mode": ("nazgul", "unit"), "ally": tuple(ALLIES), "colour": COLOURS}[kind]
             return Const(action.choice(name, words, required=True) or "")
         if kind == "card":
             row, col = self._position(value, action, action.name(name), line, column)
@@ -313,7 +327,7 @@ class Dfm:
                     raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
                                        expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
                 choices.append((name, self._choice(action, name, allowed[name])))
-            missing = [n for n in allowed if n not in action.data and not (ally == "lobelia" and n.startswith("move"))
+            missing = [n for n in allowed if n not in action.data and n not in OPTIONAL_CHOICES.get((ally, effect), ())
                        and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
             if missing:
                 raise action.error(missing[0], f"{ally}'s {effect} effect needs the choice {missing[0]!r}",
