@@ -175,7 +175,7 @@ DFM_START = {
                    "sauron": {"hidden": ["balrog", "shelob", "grima", "chieftain"]}},
         "stacks": {"elves": 1}, "units": {"fellowship": {"shire": 1}, "sauron": {"bree": 1}},
         "connections": [["shire", "bree"]], "tiles": ["moria", "bree"], "ring": 2, "nazgul": 1,
-        "extra_turns": {"fellowship": 1, "sauron": 1},
+        "extra_turns": {"fellowship": 1, "sauron": 1}, "symbols": {"fellowship": {"elves": 2}},
     },
 }
 # The same table with only the top row of chapter 1 left, so that a take or Faramir's discard ends the chapter.
@@ -189,6 +189,7 @@ DFM_ACTIONS = [
     {"call": "grima", "card": [5, 3]}, {"take": [5, 4], "use": "discard"}, {"take": [5, 5], "use": "play"},
     {"take": [4, 4], "use": "play"}, {"end_turn": True}, {"move_nazgul": True}, {"move_ring": True},
     {"call": "chieftain", "tile": "moria"}, {"landmark": "moria"}, {"landmark": "bree"},
+    {"alliance": "pair", "race": "elves"},
     {"take": [1, 1], "use": "discard"}, {"take": [1, 2], "use": "play"}, {"call": "faramir", "card": [1, 2]},
 ]
 

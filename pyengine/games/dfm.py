@@ -77,7 +77,8 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
 
 
 TEMPLATES = call_templates()
-ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark", *{
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
+                 "alliance", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
@@ -87,13 +88,15 @@ STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", 
 NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
     "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
-    "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": (), "discarded": ("colour",)}
+    "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": (), "discarded": ("colour",),
+    "pairs_used": ("faction", "race")}
 BOOLEAN: dict[str, tuple[str, ...]] = {
     "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("region",),
     "owned": ("region", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
     "blocked": ("region", "region", "faction"), "protected": ("region", "faction"),
     "forced": ("faction", "number", "number", "use"), "eagle": ("faction",), "eagle_top": (),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
+    "three_used": ("faction",),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
 # Fluents the rules derive from the others: they can be asked about, never given in a state's `flags:`.
 DERIVED = {"chapter", "face_up", "available"}
@@ -150,7 +153,8 @@ class Dfm:
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
-                                             "allies_fellowship.lp", "tokens.lp", "victory.lp", "assumptions.lp")
+                                             "allies_fellowship.lp", "tokens.lp", "victory.lp", "alliance.lp",
+                                             "assumptions.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
@@ -159,6 +163,7 @@ class Dfm:
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"},
         "allowed": {"at", "player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
+                    "alliance",
                     *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
         "plays": {"player", "at"}, "winner": {"after"},
@@ -310,10 +315,12 @@ class Dfm:
     def _action(self, action: Fields, index: int) -> Action:
         """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
         player = action.choice("player", FACTIONS, required=True) or ""
-        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark") if action.has(k)]
+        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance")
+                 if action.has(k)]
         if len(kinds) != 1:
             raise action.error("player", f"the action does {' and '.join(kinds) or 'nothing'}",
-                               expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark")
+                               expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark, "
+                                        "alliance")
         kind = kinds[0]
         if kind == "call":
             ally = action.choice("call", tuple(ALLIES), required=True) or ""
@@ -338,6 +345,11 @@ class Dfm:
             row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
             use = action.choice("use", ("play", "discard"), default="play")
             return term("take", row, col, Const(use or "play")), [], f"{player} takes card {row}.{col} to {use}"
+        if kind == "alliance":
+            trigger = action.choice("alliance", ("pair", "three"), required=True) or "pair"
+            race = action.choice("race", RACES, required=True) or ""
+            return (term("alliance", Const(trigger), Const(race)), [],
+                    f"{player} takes an Alliance token of the {race} ({trigger})")
         if kind == "landmark":
             tile = action.raw("landmark")
             if not isinstance(tile, str) or not tile:
@@ -568,6 +580,8 @@ class Dfm:
             action |= {"take": [term.arguments[0].number, term.arguments[1].number], "use": str(term.arguments[2])}
         elif term.name == "landmark":
             action["landmark"] = plain(term.arguments[0])
+        elif term.name == "alliance":
+            action |= {"alliance": str(term.arguments[0]), "race": str(term.arguments[1])}
         else:
             action[term.name] = True
         return {"game": "dfm", "chapter": 1, "turn": turn, "state": state, "actions": [action]}
