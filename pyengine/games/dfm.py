@@ -497,6 +497,10 @@ class Dfm:
         if option.name == "take":
             row, col, use = option.arguments
             return f"take {row.number}.{col.number} {use.name}"
+        if option.name == "landmark":
+            return f"landmark {_value_words(option.arguments[0])}"
+        if option.name == "alliance":
+            return f"alliance {option.arguments[0].name} race={option.arguments[1].name}"
         if option.name != "call":
             return option.name
         ally, effect, fixed, slots = TEMPLATES[option.arguments[0].number]

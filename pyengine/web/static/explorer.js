@@ -316,23 +316,26 @@ const Explorer = (() => {
       el("button", {type: "button", class: "remove", text: "×", onclick: () => { actions.splice(index, 1); redraw(); }})));
     const draft = {player: table.turn || "fellowship"};
     const player = el("select", {id: "action-player"}, game.factions.map((f) => el("option", {value: f, text: f})));
-    const kind = el("select", {id: "action-kind"}, ["call", "take", "end_turn", "move_nazgul"].map((k) => el("option", {value: k, text: k})));
+    const kind = el("select", {id: "action-kind"}, ["call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance"]
+      .map((k) => el("option", {value: k, text: k})));
     const ally = el("select", {id: "action-ally"}, Object.keys(game.allies).map((a) => el("option", {value: a, text: a})));
     const effect = el("select", {id: "action-effect"}, ["enter", "exit"].map((k) => el("option", {value: k, text: k})));
     const take = el("input", {id: "action-take", placeholder: "row, card", size: 6});
     const use = el("select", {id: "action-use"}, ["play", "discard"].map((k) => el("option", {value: k, text: k})));
-    const choices = el("input", {id: "action-choices", placeholder: "race=elves region=gondor", size: 24});
+    const choices = el("input", {id: "action-choices", placeholder: "race=elves region=gondor tile=bree alliance=pair", size: 30});
     const addAction = el("button", {type: "button", id: "add-action", text: "Add the action", onclick: () => {
       draft.player = player.value;
       if (kind.value === "call") { draft.call = ally.value; draft.effect = effect.value; }
       if (kind.value === "take") { draft.take = take.value.split(/\s*[,.]\s*/).map(Number); draft.use = use.value; }
-      if (kind.value === "end_turn") draft.end_turn = true;
-      if (kind.value === "move_nazgul") draft.move_nazgul = true;
+      if (["end_turn", "move_nazgul", "move_ring"].includes(kind.value)) draft[kind.value] = true;
       for (const pair of choices.value.trim().split(/\s+/).filter(Boolean)) {
         const [key, value] = pair.split("=");
         const parts = (value || "").split(",");
         draft[key] = parts.length > 1 ? parts.map((v) => (/^\d+$/.test(v) ? Number(v) : v)) : value;
       }
+      // A Landmark take names its tile (tile=...); an Alliance token its trigger (alliance=pair|three) and race.
+      if (kind.value === "landmark") { draft.landmark = draft.tile; delete draft.tile; }
+      if (kind.value === "alliance") draft.alliance = draft.alliance || "pair";
       actions.push(draft);
       redraw();
     }});
