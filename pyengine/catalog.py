@@ -36,6 +36,7 @@ class Card:
     hypothetical: bool = False
     stored_title: str | None = None
     aliases: tuple[str, ...] = ()
+    race: str | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -27,10 +27,11 @@ IN_PLAY_ZONES = ("play", "support")
 TYPES = ("companion", "ally", "follower", "minion", "possession", "artifact", "condition", "event", "site",
          "the_one_ring", "metasite", "map")
 SIDES = ("free_peoples", "shadow")
-ABILITIES = ("plays_from_dead_pile", "bypasses_dead_pile_copies", "locks_opposing_shadow_copies")
+ABILITIES = ("plays_from_dead_pile", "bypasses_dead_pile_copies", "locks_opposing_shadow_copies",
+             "plays_from_hand_ignoring_dead_pile")
 PHASES = ("fellowship", "shadow", "maneuver", "archery", "assignment", "skirmish", "regroup")
 CARD_FIELDS = {"id", "collinfo", "title", "subtitle", "unique", "side", "type", "culture", "split", "abilities",
-               "translation_of", "stored_title"}
+               "translation_of", "stored_title", "race"}
 CATALOGS = ("builtin", "gemp")
 INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on"}
 ZONE_NAMES = {"play": "play area", "support": "support area", "hand": "hand", "draw_deck": "draw deck",
@@ -77,6 +78,7 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
         side=side,
         type=fields.choice("type", TYPES, required=True) or "",
         culture=fields.text("culture"),
+        race=(fields.text("race") or "").lower() or None,
         collinfo=fields.text("collinfo"),
         split=fields.whole("split", 0, minimum=0) or None,
         abilities=tuple(_abilities(fields)),
@@ -115,6 +117,8 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[str, ...
         out.append(fact("side", c, Const(card.side)))
     if card.collinfo:
         out.append(fact("collinfo", c, card.collinfo))
+    if card.race:
+        out.append(fact("card_race", c, card.race))
     out.append(fact("stored_title", c, card.stored_title or card.title))
     if card.split:
         out.append(fact("card_split", c, card.split))
@@ -135,7 +139,8 @@ class Lotr(CardGame):
         "card", "title", "title_key", "alias_key", "subtitle", "unique", "side", "card_type", "collinfo",
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_plays", "q_heal",
-        "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split"}
+        "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
+        "ability_filter", "card_race"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -305,6 +310,18 @@ class Lotr(CardGame):
                                suggestion=closest(ref, state.instances))
         return ref
 
+    def _via(self, fields: Fields, state: State, played: str) -> Card:
+        """The card whose ability a play uses: an instance of the state (its id; one of the player's cards in hand
+        or in play), or a card reference for a card not in the state."""
+        ref = fields.raw("via")
+        if isinstance(ref, str) and ref in state.instances:
+            used = state.instances[ref]
+            if used.owner != state.instances[played].owner or used.zone not in ("hand", "play", "support"):
+                raise fields.error("via", f"instance {ref!r} is {used.owner}'s, in the {ZONE_NAMES[used.zone]}",
+                                   expected="one of the player's own cards in hand or in play")
+            return used.card
+        return self._resolve(state, ref, fields, "via")
+
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         if kind in ("play", "heal", "killed"):
             instance = self._instance_ref(fields, "instance", state)
@@ -313,7 +330,7 @@ class Lotr(CardGame):
                 zone = ZONE_NAMES[state.instances[instance].zone]
                 raise fields.error("instance", f"instance {instance!r} lies in the {zone}",
                                    expected="a card in hand, draw deck, discard pile or dead pile")
-            via = self._resolve(state, fields.raw("via"), fields, "via") if fields.has("via") else None
+            via = self._via(fields, state, instance) if fields.has("via") else None
             return {"instance": instance, "via": via, "bypass": fields.flag("bypass", False)}
         if kind == "heal":
             return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
@@ -450,6 +467,10 @@ class Lotr(CardGame):
                 record["collinfo"] = f"X{one['collinfo_pick'][card]}"
             if [card] in by_name.get("clash_version", []):
                 record["collinfo"] = "7C303"
+            if [card, "9R27"] in by_name.get("collinfo", []):
+                record["collinfo"] = "9R27"
+            if [card, "wizard"] in by_name.get("card_race", []):
+                record["race"] = "wizard"
             if card in one.get("translation_of", {}):
                 record["translation_of"] = f"c{one['translation_of'][card]}"
             abilities = sorted(a for c, a in by_name.get("card_ability", []) if c == card)

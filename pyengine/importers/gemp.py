@@ -54,7 +54,7 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         raise InputError(f"card {card_id} has the unknown type {raw_type!r}", file=file, field=f"{card_id}.type",
                          expected="one of " + ", ".join(TYPES), suggestion=closest(_type(raw_type), TYPES))
     info = entry.get("cardInfo") if isinstance(entry.get("cardInfo"), dict) else {}
-    for key, value in (("subtitle", entry.get("subtitle")), ("side", entry.get("side")),
+    for key, value in (("subtitle", entry.get("subtitle")), ("side", entry.get("side")), ("race", entry.get("race")),
                        ("culture", entry.get("culture")), ("cardInfo.collInfo", info.get("collInfo"))):
         if value is not None and (isinstance(value, bool) or not isinstance(value, str | int)):
             raise InputError(f"card {card_id} has {type(value).__name__} for {key}", file=file,
@@ -74,6 +74,7 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         side=SIDES.get(str(raw_side).strip().lower()) if raw_side else None,
         type=_type(raw_type), culture=str(entry["culture"]).lower() if entry.get("culture") else None,
         collinfo=str(info["collInfo"]) if info.get("collInfo") else None,
+        race=str(entry["race"]).strip().lower() if entry.get("race") else None,
         extra={"official": official, "file": file,
                **({"unique_limit": unique} if isinstance(unique, int) and not isinstance(unique, bool) else {}),
                **({"title_edit": variant} if variant else {}),
