@@ -216,6 +216,10 @@ def _print_gemp_report(report: dict[str, Any]) -> None:
     print(f"'at most N copies' uniqueness (not covered by the document, treated as unique): {len(limits)}")
     for entry in report["invariant_breaks"]:
         print(f"breaks {entry['rule']} ({', '.join(entry['paragraphs'])}): {entry['card']} {entry['title']}")
+    print("abilities from the effect scripts: " + ", ".join(f"{k} {v}" for k, v in report["abilities"].items()))
+    unknown = report["effect_types_not_understood"]
+    print(f"effect types mentioning play, stack, the dead pile or removal, not understood: {len(unknown)}: "
+          + ", ".join(f"{k} ({v})" for k, v in unknown.items()))
 
 
 def _print_marvelsdb_report(report: dict[str, Any]) -> None:

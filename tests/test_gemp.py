@@ -38,6 +38,11 @@ def test_import_report_matches_the_data(cli, tmp_path: Path,
     breaks = {b["card"] for b in report["invariant_breaks"]}
     assert {"15_204", "15_205", "15_206"} <= breaks
     assert {b["rule"] for b in report["invariant_breaks"]} == {"lotr_condition_no_subtitle"}
+    assert report["abilities"] == {"plays_from_dead_pile": 4, "plays_from_discard": 194, "plays_from_draw_deck": 127,
+                                   "plays_from_hand": 90, "plays_from_hand_ignoring_dead_pile": 2,
+                                   "plays_from_stacked": 28, "stacks_cards": 63}
+    unknown = report["effect_types_not_understood"]
+    assert unknown["removecardsindeadpilefromgame"] == 4 and "playcardfromhand" not in unknown
 
 
 @needs_gemp
@@ -48,6 +53,8 @@ def test_import_text_report(cli, tmp_path: Path,
     assert code == 0
     assert "official titles mixing unique and non-unique: 1: Mûmak Commander (15_86, 7_152)" in out
     assert "7_303 stored 'Orc Pursuer(2)', printed 'Orc Pursuer'" in out
+    assert "abilities from the effect scripts: plays_from_dead_pile 4, plays_from_discard 194" in out
+    assert "not understood: 71: activatedfromstacked (12)" in out
 
 
 def test_import_refuses_a_folder_that_is_not_a_card_database(cli, tmp_path: Path,

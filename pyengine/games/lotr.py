@@ -28,10 +28,11 @@ TYPES = ("companion", "ally", "follower", "minion", "possession", "artifact", "c
          "the_one_ring", "metasite", "map")
 SIDES = ("free_peoples", "shadow")
 ABILITIES = ("plays_from_dead_pile", "bypasses_dead_pile_copies", "locks_opposing_shadow_copies",
-             "plays_from_hand_ignoring_dead_pile")
+             "plays_from_hand_ignoring_dead_pile", "plays_from_hand", "plays_from_discard", "plays_from_draw_deck",
+             "plays_from_stacked", "stacks_cards")
 PHASES = ("fellowship", "shadow", "maneuver", "archery", "assignment", "skirmish", "regroup")
 CARD_FIELDS = {"id", "collinfo", "title", "subtitle", "unique", "side", "type", "culture", "split", "abilities",
-               "translation_of", "stored_title", "race"}
+               "translation_of", "stored_title", "race", "filters"}
 CATALOGS = ("builtin", "gemp")
 INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on"}
 ZONE_NAMES = {"play": "play area", "support": "support area", "hand": "hand", "draw_deck": "draw deck",
@@ -85,7 +86,26 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
         translation_of=translation,
         hypothetical=hypothetical,
         stored_title=fields.text("stored_title"),
+        extra={"ability_filters": _filters(fields)} if fields.has("filters") else {},
     )
+
+
+# The attributes an ability's filter may name (`unchecked` keeps a part the rules cannot read).
+FILTER_KINDS = ("race", "type", "culture", "title", "unchecked")
+
+
+def _filters(fields: Fields) -> dict[str, list[list[str]]]:
+    """A card's `filters:`, {ABILITY: [[KIND, VALUE], ...]}, as GEMP's importer derives them from effect scripts."""
+    sub = fields.sub("filters", set(ABILITIES))
+    found: dict[str, list[list[str]]] = {}
+    for ability in fields.mapping("filters"):
+        for item, line, column, path in sub.items(str(ability)):
+            if not (isinstance(item, list) and len(item) == 2 and item[0] in FILTER_KINDS
+                    and isinstance(item[1], str)):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="[KIND, VALUE] with KIND one of " + ", ".join(FILTER_KINDS))
+            found.setdefault(str(ability), []).append([item[0], item[1]])
+    return found
 
 
 def _abilities(fields: Fields) -> list[str]:
@@ -119,6 +139,12 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[str, ...
         out.append(fact("collinfo", c, card.collinfo))
     if card.race:
         out.append(fact("card_race", c, card.race))
+    if card.culture:
+        out.append(fact("card_culture", c, card.culture.lower()))
+    for ability, parts in sorted(card.extra.get("ability_filters", {}).items()):
+        for kind, value in parts:
+            shown = title_key(value) if kind == "title" else value
+            out.append(fact("card_filter", c, Const(ability), Const(kind), shown))
     out.append(fact("stored_title", c, card.stored_title or card.title))
     if card.split:
         out.append(fact("card_split", c, card.split))
@@ -140,7 +166,7 @@ class Lotr(CardGame):
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
-        "ability_filter", "card_race"}
+        "ability_filter", "card_race", "card_culture", "card_filter"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -326,10 +352,12 @@ class Lotr(CardGame):
         if kind in ("play", "heal", "killed"):
             instance = self._instance_ref(fields, "instance", state)
         if kind == "play":
-            if state.instances[instance].zone in ("play", "support", "stacked"):
+            if state.instances[instance].zone in ("play", "support") or (
+                    state.instances[instance].zone == "stacked" and not fields.has("via")):
                 zone = ZONE_NAMES[state.instances[instance].zone]
                 raise fields.error("instance", f"instance {instance!r} lies in the {zone}",
-                                   expected="a card in hand, draw deck, discard pile or dead pile")
+                                   expected="a card in hand, draw deck, discard pile or dead pile (a stacked card "
+                                            "through an effect, via:)")
             via = self._via(fields, state, instance) if fields.has("via") else None
             return {"instance": instance, "via": via, "bypass": fields.flag("bypass", False)}
         if kind == "heal":
@@ -476,6 +504,9 @@ class Lotr(CardGame):
             abilities = sorted(a for c, a in by_name.get("card_ability", []) if c == card)
             if abilities:
                 record["abilities"] = abilities
+            filters = {a: [[k, v]] for c, a, k, v in by_name.get("card_filter", []) if c == card}
+            if filters:
+                record["filters"] = filters
             cards.append(record)
         players: dict[str, dict[str, list[dict[str, Any]]]] = {"p1": {}, "p2": {}}
         for instance, card, player in sorted(by_name.get("instance", [])):

@@ -10,7 +10,7 @@ separate cards (facts/lotr/card_facts.lp), not the importer.
 from __future__ import annotations
 
 import re
-from collections import defaultdict
+from collections import Counter, defaultdict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -27,6 +27,90 @@ from pyengine.yamlio import read_input
 SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
          "shadow": "shadow"}
 _DISAMBIGUATION = re.compile(r"^(?P<title>.*\S)\((?P<n>\d+)\)$")
+
+
+# GEMP effect types (any letter case) that play or stack cards, and the ability each gives its card.
+PLAY_EFFECTS = {"playcardfromhand": "plays_from_hand", "playcardfromdiscard": "plays_from_discard",
+                "playcardfromdrawdeck": "plays_from_draw_deck", "playcardfromstacked": "plays_from_stacked",
+                "playcardfromdeadpile": "plays_from_dead_pile"}
+STACK_EFFECTS = {"stackcardsfromhand", "stackcardsfromplay", "stackcardsfromdiscard", "stackcardsfromdeck",
+                 "stacktopcardsofdrawdeck", "stackplayedevent"}
+# With ignoreInDeadPile, a play from hand or from the dead pile has this ability too.
+IGNORING = {"plays_from_hand": "plays_from_hand_ignoring_dead_pile",
+            "plays_from_dead_pile": "bypasses_dead_pile_copies"}
+# Words of an effect type that touch uniqueness: an effect type with one of them that is not understood is reported.
+TOUCHING = ("play", "stack", "deadpile", "remove")
+# Words of a `select:` filter the rules can check: races and card types.
+RACES = {"elf", "dwarf", "hobbit", "man", "wizard", "ent", "orc", "uruk-hai", "nazgul", "troll", "balrog", "spider",
+         "wraith", "creature", "half-troll", "maia", "crebain", "warg", "easterling", "southron"}
+
+
+def _effect_nodes(node: Any, depth: int = 0) -> list[dict[str, Any]]:
+    """Every mapping with a `type` in a card's effect script (bounded in depth: the scripts nest a few levels)."""
+    if depth > 40:
+        return []
+    found = []
+    if isinstance(node, dict):
+        if isinstance(node.get("type"), str):
+            found.append(node)
+        for value in node.values():
+            found += _effect_nodes(value, depth + 1)
+    elif isinstance(node, list):
+        for value in node:
+            found += _effect_nodes(value, depth + 1)
+    return found
+
+
+def _filter(select: Any) -> list[list[str]]:
+    """The parts of a `select:` expression the rules can check, as [kind, value] (race, type, culture, title), and
+    the rest as [unchecked, text]; a filter that is not `choose(...)` is kept whole as unchecked."""
+    text = str(select).strip() if select is not None else ""
+    match = re.fullmatch(r"choose\((.*)\)", text)
+    if not match:
+        return [["unchecked", text]] if text else []
+    parts, depth, current = [], 0, ""
+    for char in match[1]:
+        if char == "," and depth == 0:
+            parts.append(current.strip())
+            current = ""
+            continue
+        depth += (char == "(") - (char == ")")
+        current += char
+    parts.append(current.strip())
+    found = []
+    for part in parts:
+        word = part.lower()
+        named = re.fullmatch(r"(culture|name)\((.+)\)", part)
+        if word in RACES:
+            found.append(["race", word])
+        elif word in TYPES:
+            found.append(["type", word])
+        elif named:
+            found.append(["culture" if named[1] == "culture" else "title", named[2].strip().lower()
+                          if named[1] == "culture" else named[2].strip()])
+        elif part:
+            found.append(["unchecked", part])
+    return found
+
+
+def abilities(effects: Any) -> tuple[tuple[str, ...], dict[str, list[list[str]]], list[str]]:
+    """The abilities a card's effect script gives it that touch uniqueness, the filter of each, and the effect
+    types it has that mention play, stack, the dead pile or removal without being understood."""
+    found: dict[str, list[list[str]]] = {}
+    unknown = []
+    for node in _effect_nodes(effects):
+        kind = node["type"].lower()
+        if kind in PLAY_EFFECTS:
+            ability = PLAY_EFFECTS[kind]
+            names = [ability, IGNORING[ability]] if node.get("ignoreInDeadPile") is True and ability in IGNORING \
+                else [ability]
+            for name in names:
+                found.setdefault(name, _filter(node.get("select") or node.get("filter")))
+        elif kind in STACK_EFFECTS:
+            found.setdefault("stacks_cards", _filter(node.get("select")))
+        elif any(word in kind for word in TOUCHING):
+            unknown.append(kind)
+    return tuple(sorted(found)), found, unknown
 
 
 def _type(raw: str) -> str:
@@ -65,6 +149,7 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         raise InputError(f"card {card_id} has unique: {unique!r}", file=file, field=f"{card_id}.unique",
                          expected=f"true, false, or a whole number up to {MAX_NUMBER}")
     title, variant = printed_title(stored.strip())
+    derived = abilities(entry.get("effects"))
     raw_side = entry.get("side")
     subtitle = entry.get("subtitle")
     return Card(
@@ -75,7 +160,8 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         type=_type(raw_type), culture=str(entry["culture"]).lower() if entry.get("culture") else None,
         collinfo=str(info["collInfo"]) if info.get("collInfo") else None,
         race=str(entry["race"]).strip().lower() if entry.get("race") else None,
-        extra={"official": official, "file": file,
+        abilities=derived[0],
+        extra={"official": official, "file": file, "ability_filters": derived[1], "unknown_effects": derived[2],
                **({"unique_limit": unique} if isinstance(unique, int) and not isinstance(unique, bool) else {}),
                **({"title_edit": variant} if variant else {}),
                **{k: info[k] for k in ("parent", "variant", "revision") if k in info}},
@@ -162,4 +248,8 @@ def report(cards: list[Card]) -> dict[str, Any]:
         "unique_limits_not_in_the_document": [{"card": c.id, "title": c.full_name, "at_most": c.extra["unique_limit"]}
                                               for c in cards if c.extra.get("unique_limit", 1) > 1],
         "invariant_breaks": GAME.check_cards(cards),
+        "abilities": {name: sum(name in c.abilities for c in cards)
+                      for name in sorted({a for c in cards for a in c.abilities})},
+        "effect_types_not_understood": dict(sorted(Counter(t for c in cards for t in c.extra.get("unknown_effects", []))
+                                                   .items())),
     }
