@@ -22,7 +22,7 @@ from pyengine.resources import facts_dir
 from pyengine.text import title_key
 from pyengine.yamlio import Mapping
 
-ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked")
+ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked", "adventure_path", "removed")
 IN_PLAY_ZONES = ("play", "support")
 TYPES = ("companion", "ally", "follower", "minion", "possession", "artifact", "condition", "event", "site",
          "the_one_ring", "metasite", "map")
@@ -36,7 +36,8 @@ CARD_FIELDS = {"id", "collinfo", "title", "subtitle", "unique", "side", "type", 
 CATALOGS = ("builtin", "gemp")
 INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on"}
 ZONE_NAMES = {"play": "play area", "support": "support area", "hand": "hand", "draw_deck": "draw deck",
-              "discard": "discard pile", "dead_pile": "dead pile", "stacked": "stacked cards"}
+              "discard": "discard pile", "dead_pile": "dead pile", "stacked": "stacked cards",
+              "adventure_path": "adventure path", "removed": "cards removed from the game"}
 
 
 @dataclass
@@ -45,7 +46,7 @@ class Instance:
     card: Card
     owner: str
     zone: str
-    active: bool = True
+    active: bool | None = None
     wounds: int = 0
     on: str | None = None
     line: int | None = None
@@ -166,7 +167,7 @@ class Lotr(CardGame):
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
-        "ability_filter", "card_race", "card_culture", "card_filter"}
+        "ability_filter", "card_race", "card_culture", "card_filter", "marked_active"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -234,6 +235,10 @@ class Lotr(CardGame):
         if fields.has("turn"):
             state.phase = turn.choice("phase", PHASES, required=True)
             state.fellowship_player = turn.choice("player", state.players, required=True)
+        else:
+            for instance in state.instances.values():
+                if instance.active is None and instance.zone in IN_PLAY_ZONES:
+                    instance.active = True
         decks = fields.sub("decks", set(state.players))
         for player in state.players:
             if decks.has(player):
@@ -260,6 +265,9 @@ class Lotr(CardGame):
             other = state.instances[instance_id]
             raise item_fields.error("id", f"instance id {instance_id!r} is used twice (also in {other.owner}'s "
                                           f"{ZONE_NAMES[other.zone]})", expected="one zone per instance")
+        if zone == "adventure_path" and card.type != "site":
+            raise item_fields.error("card", f"{card.label()} is a {card.type}, not a site",
+                                    expected="only sites lie on the adventure path")
         if item_fields.has("active") and zone not in IN_PLAY_ZONES:
             raise item_fields.error("active", f"a card in the {ZONE_NAMES[zone]} is never active",
                                     expected="active only on cards in play or the support area")
@@ -269,7 +277,8 @@ class Lotr(CardGame):
                                     expected="on: <instance id>")
         if zone != "stacked" and on is not None:
             raise item_fields.error("on", "only stacked cards are stacked on something", expected="no 'on' field")
-        state.instances[instance_id] = Instance(instance_id, card, player, zone, item_fields.flag("active", True),
+        state.instances[instance_id] = Instance(instance_id, card, player, zone,
+                                                item_fields.flag("active", True) if item_fields.has("active") else None,
                                                 item_fields.whole("wounds", 0, minimum=0), on, line, column)
 
     def _check_stacks(self, state: State, file: str) -> None:
@@ -352,12 +361,13 @@ class Lotr(CardGame):
         if kind in ("play", "heal", "killed"):
             instance = self._instance_ref(fields, "instance", state)
         if kind == "play":
-            if state.instances[instance].zone in ("play", "support") or (
+            if state.instances[instance].zone in ("play", "support", "adventure_path", "removed") or (
                     state.instances[instance].zone == "stacked" and not fields.has("via")):
                 zone = ZONE_NAMES[state.instances[instance].zone]
                 raise fields.error("instance", f"instance {instance!r} lies in the {zone}",
                                    expected="a card in hand, draw deck, discard pile or dead pile (a stacked card "
-                                            "through an effect, via:)")
+                                            "through an effect, via:); a card removed from the game is not played "
+                                            "again")
             via = self._via(fields, state, instance) if fields.has("via") else None
             return {"instance": instance, "via": via, "bypass": fields.flag("bypass", False)}
         if kind == "heal":
@@ -409,8 +419,10 @@ class Lotr(CardGame):
             out.append(fact("instance", i, inst.card.id, inst.owner))
             out.append(fact("in_zone", i, Const(inst.zone)))
             out.append(fact("wounds", i, inst.wounds))
-            if not inst.active:
+            if inst.active is False:
                 out.append(fact("inactive", i))
+            if inst.active is True and state.fellowship_player is not None:
+                out.append(fact("marked_active", i))
             if inst.on is not None:
                 out.append(fact("stacked_on", i, inst.on))
         if state.phase:
@@ -553,7 +565,8 @@ class Lotr(CardGame):
     def describe_instance(self, inst: Any) -> str:
         where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"
         if inst.zone in IN_PLAY_ZONES:
-            where += ", active" if inst.active else ", not active"
+            where += {True: ", active", False: ", not active",
+                      None: ", active as whose turn it is says (p5)"}[inst.active]
         if inst.on:
             where += f", on {inst.on}"
         if inst.wounds:
