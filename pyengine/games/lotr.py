@@ -167,7 +167,8 @@ class Lotr(CardGame):
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
-        "ability_filter", "card_race", "card_culture", "card_filter", "marked_active"}
+        "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
+        "q_stack", "q_stack_via"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -175,7 +176,7 @@ class Lotr(CardGame):
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "play": ("play.lp", "dead_pile.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",), "deck": ("deck.lp",),
         "coexist": ("play.lp", "coexist.lp", "deck.lp"), "card": ("card_data.lp",),
-        "plays": ("play.lp", "dead_pile.lp", "plays.lp"),
+        "plays": ("play.lp", "dead_pile.lp", "plays.lp"), "stack": ("stack.lp",),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "bypass"},
@@ -184,12 +185,12 @@ class Lotr(CardGame):
         "deck": {"player"},
         "coexist": {"cards", "in", "players", "counts"},
         "card": {"card"},
-        "plays": {"player"},
+        "plays": {"player"}, "stack": {"instance", "on", "via"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
         "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
-        "plays": None,
+        "plays": None, "stack": ("legal", "illegal"),
     }
 
     # -- reading a scenario -------------------------------------------------------------------------------
@@ -374,6 +375,17 @@ class Lotr(CardGame):
             return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
         if kind == "killed":
             return {"instance": instance}
+        if kind == "stack":
+            instance = self._instance_ref(fields, "instance", state)
+            if state.instances[instance].zone in ("stacked", "removed", "adventure_path"):
+                raise fields.error("instance", f"instance {instance!r} lies in the "
+                                               f"{ZONE_NAMES[state.instances[instance].zone]}",
+                                   expected="a card in hand, in play, in the discard pile, draw deck or dead pile")
+            on = self._instance_ref(fields, "on", state)
+            if on == instance:
+                raise fields.error("on", "a card is not stacked on itself", expected="another instance")
+            via = self._via(fields, state, instance) if fields.has("via") else None
+            return {"instance": instance, "on": on, "via": via}
         if kind == "deck":
             player = fields.choice("player", state.players, required=True) or ""
             if player not in state.decks:
@@ -442,6 +454,11 @@ class Lotr(CardGame):
                 out.append(fact("q_heal", q, target.id, params["discard"], target.owner))
             elif kind == "killed":
                 out.append(fact("q_killed", q, params["instance"]))
+            elif kind == "stack":
+                out.append(fact("q_stack", q, params["instance"], params["on"]))
+                if params["via"] is not None:
+                    cards[params["via"].id] = params["via"]
+                    out.append(fact("q_stack_via", q, params["via"].id))
             elif kind == "plays":
                 out.append(fact("q_plays", q, params["player"]))
             elif kind == "card":
@@ -552,6 +569,12 @@ class Lotr(CardGame):
             return question
         if term.name == "heal":
             return {"ask": "heal", "instance": f"i{args[0]}", "discard": f"i{args[1]}"}
+        if term.name == "stack":
+            question = {"ask": "stack", "instance": f"i{args[0]}", "on": f"i{args[1]}"}
+            for atom in facts:
+                if atom.name == "q_stack_via" and atom.arguments[0] == term:
+                    question["via"] = f"c{atom.arguments[1].number}"
+            return question
         if term.name == "killed":
             return {"ask": "killed", "instance": f"i{args[0]}"}
         if term.name == "coexist":
