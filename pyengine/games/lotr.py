@@ -34,7 +34,10 @@ PHASES = ("fellowship", "shadow", "maneuver", "archery", "assignment", "skirmish
 CARD_FIELDS = {"id", "collinfo", "title", "subtitle", "unique", "side", "type", "culture", "split", "abilities",
                "translation_of", "stored_title", "race", "filters"}
 CATALOGS = ("builtin", "gemp")
-INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on"}
+INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on", "borne_by"}
+# The types of card that a character bears, and the types of character that bear them.
+BORNE_TYPES = ("possession", "artifact", "condition", "the_one_ring")
+BEARER_TYPES = ("companion", "ally", "minion")
 ZONE_NAMES = {"play": "play area", "support": "support area", "hand": "hand", "draw_deck": "draw deck",
               "discard": "discard pile", "dead_pile": "dead pile", "stacked": "stacked cards",
               "adventure_path": "adventure path", "removed": "cards removed from the game"}
@@ -49,6 +52,7 @@ class Instance:
     active: bool | None = None
     wounds: int = 0
     on: str | None = None
+    borne_by: str | None = None
     line: int | None = None
     column: int | None = None
 
@@ -168,7 +172,7 @@ class Lotr(CardGame):
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
-        "q_stack", "q_stack_via"}
+        "q_stack", "q_stack_via", "borne_by"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -278,12 +282,23 @@ class Lotr(CardGame):
                                     expected="on: <instance id>")
         if zone != "stacked" and on is not None:
             raise item_fields.error("on", "only stacked cards are stacked on something", expected="no 'on' field")
+        borne_by = item_fields.text("borne_by")
+        if borne_by is not None and (zone != "play" or card.type not in BORNE_TYPES):
+            raise item_fields.error("borne_by", f"{card.label()} in the {ZONE_NAMES[zone]} is borne by nobody",
+                                    expected="borne_by only on a possession, artifact or condition in the play area")
         state.instances[instance_id] = Instance(instance_id, card, player, zone,
                                                 item_fields.flag("active", True) if item_fields.has("active") else None,
-                                                item_fields.whole("wounds", 0, minimum=0), on, line, column)
+                                                item_fields.whole("wounds", 0, minimum=0), on, borne_by, line, column)
 
     def _check_stacks(self, state: State, file: str) -> None:
         for instance in state.instances.values():
+            bearer = state.instances.get(instance.borne_by or "")
+            if instance.borne_by is not None and (bearer is None or bearer.zone != "play"
+                                                  or bearer.card.type not in BEARER_TYPES):
+                raise InputError(f"instance {instance.id!r} is borne by {instance.borne_by!r}, which is no character "
+                                 "in play", file=file, line=instance.line, column=instance.column,
+                                 field=f"players.{instance.owner}.play.borne_by",
+                                 expected="the id of a companion, ally or minion in the play area")
             if instance.on is None:
                 continue
 
@@ -437,6 +452,8 @@ class Lotr(CardGame):
                 out.append(fact("marked_active", i))
             if inst.on is not None:
                 out.append(fact("stacked_on", i, inst.on))
+            if inst.borne_by is not None:
+                out.append(fact("borne_by", i, inst.borne_by))
         if state.phase:
             out.append(fact("phase", Const(state.phase)))
             out.append(fact("fellowship_player", state.fellowship_player or ""))
@@ -508,7 +525,7 @@ class Lotr(CardGame):
             by_name.setdefault(atom.name, []).append([_plain(a) for a in atom.arguments])
         one = {name: {row[0]: row[1] for row in rows} for name, rows in by_name.items()
                if name in ("group", "spelling", "stored", "card_type", "subtitle", "collinfo_pick", "in_zone", "wounds",
-                           "stacked_on", "translation_of")}
+                           "stacked_on", "translation_of", "borne_by")}
         cards = []
         for (card,) in sorted(by_name.get("used_card", [])):
             group, spelling = one["group"][card], one["spelling"][card]
@@ -547,6 +564,8 @@ class Lotr(CardGame):
                 entry["wounds"] = one["wounds"][instance]
             if instance in one.get("stacked_on", {}):
                 entry["on"] = f"i{one['stacked_on'][instance]}"
+            if instance in one.get("borne_by", {}):
+                entry["borne_by"] = f"i{one['borne_by'][instance]}"
             players[player].setdefault(zone, []).append(entry)
         state: dict[str, Any] = {"game": "lotr", "cards": cards, "turn": {"player": "p1", "phase": "fellowship"},
                                  "players": players}
