@@ -131,17 +131,14 @@ class CardGame:
         via = term.arguments[2]
         if via.arguments:
             text += " through " + self.describe_instance(state.instances[via.arguments[0].string])
-        if via.name == "via_bypass":
-            text += ", bypassing the dead-pile copy check"
         return text
 
     def play_id(self, term: clingo.Symbol, state: Any) -> str:
-        """A play of a `plays` answer, play(Q, I, none | via(J) | via_bypass(J)), as `I`, `I via J` or
-        `I via J bypass`."""
+        """A play of a `plays` answer, play(Q, I, none | via(J)), as `I` or `I via J`."""
         instance, via = term.arguments[1].string, term.arguments[2]
         if not via.arguments:
             return instance
-        return f"{instance} via {via.arguments[0].string}" + (" bypass" if via.name == "via_bypass" else "")
+        return f"{instance} via {via.arguments[0].string}"
 
     def describe_instance(self, instance: Any) -> str:
         return f"{instance.card.label()} [{instance.id}]"

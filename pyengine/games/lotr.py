@@ -169,7 +169,7 @@ class Lotr(CardGame):
     input_predicates: ClassVar[set[str]] = {
         "card", "title", "title_key", "alias_key", "subtitle", "unique", "side", "card_type", "collinfo",
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
-        "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_bypass", "q_plays", "q_heal",
+        "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
         "q_stack", "q_stack_via", "borne_by"}
@@ -183,7 +183,7 @@ class Lotr(CardGame):
         "plays": ("play.lp", "dead_pile.lp", "plays.lp"), "stack": ("stack.lp",),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
-        "play": {"instance", "via", "bypass"},
+        "play": {"instance", "via"},
         "heal": {"instance", "discard"},
         "killed": {"instance"},
         "deck": {"player"},
@@ -385,7 +385,7 @@ class Lotr(CardGame):
                                             "through an effect, via:); a card removed from the game is not played "
                                             "again")
             via = self._via(fields, state, instance) if fields.has("via") else None
-            return {"instance": instance, "via": via, "bypass": fields.flag("bypass", False)}
+            return {"instance": instance, "via": via}
         if kind == "heal":
             return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
         if kind == "killed":
@@ -464,8 +464,6 @@ class Lotr(CardGame):
                 if params["via"] is not None:
                     cards[params["via"].id] = params["via"]
                     out.append(fact("q_via", q, params["via"].id))
-                if params["bypass"]:
-                    out.append(fact("q_bypass", q))
             elif kind == "heal":
                 target = state.instances[params["instance"]]
                 out.append(fact("q_heal", q, target.id, params["discard"], target.owner))
@@ -583,8 +581,6 @@ class Lotr(CardGame):
             for atom in facts:
                 if atom.name == "q_via" and atom.arguments[0] == term:
                     question["via"] = f"c{atom.arguments[1].number}"
-                if atom.name == "q_bypass" and atom.arguments[0] == term:
-                    question["bypass"] = True
             return question
         if term.name == "heal":
             return {"ask": "heal", "instance": f"i{args[0]}", "discard": f"i{args[1]}"}

@@ -217,7 +217,7 @@ const Explorer = (() => {
       select.value = value || "";
       return select;
     }
-    if (name === "bypass" || name === "end_turn" || name === "move_nazgul") {
+    if (name === "end_turn" || name === "move_nazgul") {
       return el("label", {}, name, " ", el("input", {type: "checkbox", "data-field": name, checked: !!value,
                                                    onchange: (e) => set(e.target.checked ? true : undefined)}));
     }
