@@ -431,7 +431,8 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-# Commands answered in the calling process: they read only the knowledge base's own declarations.
+# Commands answered in the calling process: they read only the knowledge base's own declarations (serve answers
+# in its own bounded worker pool).
 IN_PROCESS = {"readings", "rules", "schema", "serve"}
 # Commands that bound each file they read on their own (pyengine.runner, one unit per file).
 PER_FILE = {"check", "deck"}

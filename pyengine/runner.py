@@ -195,7 +195,6 @@ class WorkerPool:
         except (EOFError, OSError):
             outcome = Failure("stopped: the worker died (killed, or out of memory)")
         except asyncio.CancelledError:  # the client went away: its worker may still be busy
-            loop.remove_reader(fd)
             self._retire(slot)
             raise
         finally:

@@ -172,7 +172,8 @@ class Lotr(CardGame):
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
-        "q_stack", "q_stack_via", "borne_by"}
+        "q_stack", "q_stack_via", "borne_by", "q_via_instance",
+        "q_stack_via_instance"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -361,31 +362,26 @@ class Lotr(CardGame):
                                suggestion=closest(ref, state.instances))
         return ref
 
-    def _via(self, fields: Fields, state: State, played: str) -> Card:
-        """The card whose ability a play uses: an instance of the state (its id; one of the player's cards in hand
-        or in play), or a card reference for a card not in the state."""
+    def _via(self, fields: Fields, state: State) -> tuple[Card, str | None]:
+        """The card whose ability a play uses, and its instance when `via:` names one of the state (whether the
+        player may use it is for the rules), else a card reference for a card not in the state."""
         ref = fields.raw("via")
         if isinstance(ref, str) and ref in state.instances:
-            used = state.instances[ref]
-            if used.owner != state.instances[played].owner or used.zone not in ("hand", "play", "support"):
-                raise fields.error("via", f"instance {ref!r} is {used.owner}'s, in the {ZONE_NAMES[used.zone]}",
-                                   expected="one of the player's own cards in hand or in play")
-            return used.card
-        return self._resolve(state, ref, fields, "via")
+            return state.instances[ref].card, ref
+        return self._resolve(state, ref, fields, "via"), None
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         if kind in ("play", "heal", "killed"):
             instance = self._instance_ref(fields, "instance", state)
         if kind == "play":
-            if state.instances[instance].zone in ("play", "support", "adventure_path", "removed") or (
+            if state.instances[instance].zone in ("play", "support", "adventure_path") or (
                     state.instances[instance].zone == "stacked" and not fields.has("via")):
                 zone = ZONE_NAMES[state.instances[instance].zone]
                 raise fields.error("instance", f"instance {instance!r} lies in the {zone}",
-                                   expected="a card in hand, draw deck, discard pile or dead pile (a stacked card "
-                                            "through an effect, via:); a card removed from the game is not played "
-                                            "again")
-            via = self._via(fields, state, instance) if fields.has("via") else None
-            return {"instance": instance, "via": via}
+                                   expected="a card in hand, draw deck, discard pile, dead pile or removed from the "
+                                            "game (a stacked card through an effect, via:)")
+            via, via_instance = self._via(fields, state) if fields.has("via") else (None, None)
+            return {"instance": instance, "via": via, "via_instance": via_instance}
         if kind == "heal":
             return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
         if kind == "killed":
@@ -399,8 +395,8 @@ class Lotr(CardGame):
             on = self._instance_ref(fields, "on", state)
             if on == instance:
                 raise fields.error("on", "a card is not stacked on itself", expected="another instance")
-            via = self._via(fields, state, instance) if fields.has("via") else None
-            return {"instance": instance, "on": on, "via": via}
+            via, via_instance = self._via(fields, state) if fields.has("via") else (None, None)
+            return {"instance": instance, "on": on, "via": via, "via_instance": via_instance}
         if kind == "deck":
             player = fields.choice("player", state.players, required=True) or ""
             if player not in state.decks:
@@ -464,6 +460,8 @@ class Lotr(CardGame):
                 if params["via"] is not None:
                     cards[params["via"].id] = params["via"]
                     out.append(fact("q_via", q, params["via"].id))
+                if params["via_instance"] is not None:
+                    out.append(fact("q_via_instance", q, params["via_instance"]))
             elif kind == "heal":
                 target = state.instances[params["instance"]]
                 out.append(fact("q_heal", q, target.id, params["discard"], target.owner))
@@ -474,6 +472,8 @@ class Lotr(CardGame):
                 if params["via"] is not None:
                     cards[params["via"].id] = params["via"]
                     out.append(fact("q_stack_via", q, params["via"].id))
+                if params["via_instance"] is not None:
+                    out.append(fact("q_stack_via_instance", q, params["via_instance"]))
             elif kind == "plays":
                 out.append(fact("q_plays", q, params["player"]))
             elif kind == "card":
@@ -579,8 +579,10 @@ class Lotr(CardGame):
         if term.name == "play":
             question: dict[str, Any] = {"ask": "play", "instance": f"i{args[0]}"}
             for atom in facts:
-                if atom.name == "q_via" and atom.arguments[0] == term:
+                if atom.name == "q_via" and atom.arguments[0] == term and "via" not in question:
                     question["via"] = f"c{atom.arguments[1].number}"
+                if atom.name == "q_via_instance" and atom.arguments[0] == term:
+                    question["via"] = f"i{atom.arguments[1].number}"
             return question
         if term.name == "heal":
             return {"ask": "heal", "instance": f"i{args[0]}", "discard": f"i{args[1]}"}
