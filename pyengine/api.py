@@ -460,13 +460,69 @@ def _check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult |
         return [str(e) for e in error.all()]
 
 
-def _bounded_files(function: Callable[[Any], Any], jobs: list[tuple[Any, ...]], workers: int,
-                   progress: Progress | None) -> list[Any]:
-    """Each file's unit of work under the run's bounds (pyengine.runner), in input order; every file's input
-    errors, and every unit stopped at a bound or by a dead worker, raised together once all have run."""
+def _scenario_result(scenario: Scenario, answers: list[Answer]) -> ScenarioResult:
+    return ScenarioResult(scenario.path, scenario.title, [question_result(scenario, a) for a in answers])
+
+
+def _check_files(jobs: list[tuple[str, Choices | None, str | None]]) -> list[Any]:
+    """Check scenario files in one batch (pyengine.batch; run in workers too)."""
+    from pyengine.scenario import load_scenario
+
+    return _answer_batch(jobs, lambda job: load_scenario(Path(job[0])), _scenario_result)
+
+
+def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]], Scenario],
+                  result: Callable[[Scenario, list[Answer]], Any]) -> list[Any]:
+    """Load each job's file (job = (path, ..., readings, profile)) and answer all of them in one batch: each
+    file's result, its input errors, or a Failure naming its defect."""
+    from pyengine.batch import answer_many
+    from pyengine.runner import Failure, defect_message
+
+    results: list[Any] = [None] * len(jobs)
+    loaded: list[tuple[int, Scenario, Choices]] = []
+    for index, job in enumerate(jobs):
+        try:
+            scenario = load(job)
+            validate_choices(job[-2], job[-1])
+            loaded.append((index, scenario, _overrides(scenario.game.name, job[-2], job[-1])))
+        except InputError as error:
+            results[index] = [str(e) for e in error.all()]
+    answered = answer_many([(scenario, overrides) for _, scenario, overrides in loaded])
+    for (index, scenario, _), answers in zip(loaded, answered, strict=True):
+        if isinstance(answers, InputError):
+            results[index] = [str(e) for e in answers.all()]
+        elif isinstance(answers, Exception):
+            results[index] = Failure(defect_message(answers))
+        else:
+            results[index] = result(scenario, answers)
+    return results
+
+
+# Files one worker answers in one batch: enough to share the grounder's fixed cost, few enough that a file which
+# stops its batch (at a bound) costs little before its batch's files are answered again one at a time.
+BATCH_FILES = 32
+
+
+def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], jobs: list[tuple[Any, ...]],
+                   workers: int, progress: Progress | None) -> list[Any]:
+    """Each file's result in input order, the files answered BATCH_FILES at a time in workers under the run's
+    bounds (pyengine.runner); the files of a batch that did not finish are answered again one at a time. Every
+    file's input errors, and every file stopped at a bound or by a dead worker, are raised together once all
+    have run."""
+    from pyengine.batch import batched
     from pyengine.runner import Failure, run_bounded
 
-    results = run_bounded(function, jobs, workers, progress)
+    chunks = batched(jobs, BATCH_FILES)
+    done = None if progress is None else (lambda n, _: progress(min(n * BATCH_FILES, len(jobs)), len(jobs)))
+    results: list[Any] = []
+    stopped: list[int] = []
+    for chunk, outcome in zip(chunks, run_bounded(many, chunks, workers, done), strict=True):
+        if isinstance(outcome, Failure):
+            stopped.extend(range(len(results), len(results) + len(chunk)))
+            outcome = [outcome] * len(chunk)
+        results.extend(outcome)
+    for index, outcome in zip(stopped, run_bounded(one, [jobs[i] for i in stopped], workers), strict=True):
+        results[index] = outcome
     errors = []
     for job, result in zip(jobs, results, strict=True):
         if isinstance(result, Failure):
@@ -487,7 +543,8 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     files = scenario_files([Path(p) for p in paths])
     if not files:
         raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
-    results = _bounded_files(_check_file, [(str(f), readings, profile) for f in files], jobs, progress)
+    results = _bounded_files(_check_file, _check_files, [(str(f), readings, profile) for f in files], jobs,
+                             progress)
     questions = [q for r in results for q in r.questions]
     passed = sum(q.passed for q in questions)
     return CheckResult(passed, len(questions) - passed, results)
@@ -496,7 +553,11 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
 # -- decks --------------------------------------------------------------------------------------------------
 
 def _deck_result(scenario: Scenario, readings: Choices | None, profile: str | None) -> DeckResult:
-    [result] = _answers(scenario, readings, profile)
+    return _deck_answer(scenario, _answers(scenario, readings, profile))
+
+
+def _deck_answer(scenario: Scenario, answers: list[Answer]) -> DeckResult:
+    [result] = answers
     data = question_result(scenario, result)
     return DeckResult(scenario.path, result.verdict == "valid", result.verdict, data.reasons, data.rested_on,
                       data.readings)
@@ -524,12 +585,20 @@ def _deck_file(job: tuple[str, str | None, str | None, Choices | None, str | Non
         return [str(e) for e in error.all()]
 
 
+def _deck_files(jobs: list[tuple[str, str | None, str | None, Choices | None, str | None]]) -> list[Any]:
+    """Validate decklist files in one batch (pyengine.batch; run in workers too)."""
+    from pyengine.decks import load_deck
+
+    return _answer_batch(jobs, lambda job: load_deck(Path(job[0]), job[1], job[2]), _deck_answer)
+
+
 def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: str | None = None,
                 readings: dict[str, str] | None = None, profile: str | None = None, jobs: int = 1,
                 progress: Progress | None = None) -> DecksResult:
     """Validate decklist files; every file's input errors are raised together."""
     validate_choices(readings, profile)
-    results = _bounded_files(_deck_file, [(str(p), game, catalog, readings, profile) for p in paths], jobs, progress)
+    results = _bounded_files(_deck_file, _deck_files, [(str(p), game, catalog, readings, profile) for p in paths],
+                             jobs, progress)
     return DecksResult(results)
 
 

@@ -84,6 +84,26 @@ def term(name: str, *args: Value) -> Term:
     return Term(name, tuple(args))
 
 
-def fact(name: str, *args: Value) -> str:
+class Fact(str):
+    """A fact's program text, name(args...)., that also knows its predicate and its arguments' text, so that a
+    batch can give it the key of the unit it belongs to (pyengine.batch) without reading the text again."""
+
+    name: str
+    arity: int
+    arguments: str
+
+    def __new__(cls, name: str, args: tuple[Value, ...]) -> Fact:
+        predicate = Const(name)
+        arguments = ",".join(render(a) for a in args)
+        made = super().__new__(cls, f"{predicate}({arguments})." if args else f"{predicate}.")
+        made.name, made.arity, made.arguments = predicate, len(args), arguments
+        return made
+
+    def keyed(self, unit: int) -> str:
+        """The fact with the unit's number as a new first argument."""
+        return f"{self.name}({unit},{self.arguments})." if self.arity else f"{self.name}({unit})."
+
+
+def fact(name: str, *args: Value) -> Fact:
     """The fact name(args...). as program text."""
-    return render(Term(name, tuple(args))) + "."
+    return Fact(name, tuple(args))

@@ -474,10 +474,9 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as error:
         if os.environ.get("PYENGINE_DEBUG"):
             raise
-        from pyengine.runner import defect_place
+        from pyengine.runner import defect_message
 
-        return _report(InputError(f"internal error (a defect of pyengine): {type(error).__name__}: {error} "
-                                  f"[{defect_place(error)}]"))
+        return _report(InputError(defect_message(error)))
 
 
 def _bounded(args: argparse.Namespace) -> int:

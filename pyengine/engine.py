@@ -14,7 +14,7 @@ import clingo
 from clingo import ast
 
 from pyengine import kb as kbase
-from pyengine.asp import Const, fact
+from pyengine.asp import Const, Fact, fact
 from pyengine.games import registry
 from pyengine.limits import bounded_solve
 from pyengine.resources import facts_dir, rules_dir
@@ -117,7 +117,7 @@ def effective_readings(scenario: Scenario, question: Question, overrides: dict[s
     return readings
 
 
-def reading_facts(readings: dict[str, str], predicate: str = "reading_chosen") -> list[str]:
+def reading_facts(readings: dict[str, str], predicate: str = "reading_chosen") -> list[Fact]:
     """The reading choices in force, as facts (named readings and choices, checked when they were read)."""
     return [fact(predicate, Const(name), Const(value)) for name, value in readings.items()]
 
@@ -136,35 +136,63 @@ def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Sym
     return shown
 
 
-def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[Answer]:
-    """Answer every question of a scenario."""
-    overrides = overrides or {}
+@dataclass
+class Unit:
+    """One group of a scenario's questions that share their readings (and, in the Duel, their timeline): what one
+    Control answers alone, or a batch answers keyed by the unit's number (pyengine.batch)."""
+
+    scenario: Scenario
+    readings: dict[str, str]
+    questions: list[Question]
+    # The state's and the questions' facts, then the reading choices in force.
+    facts: list[Fact]
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        return frozenset(q.kind for q in self.questions)
+
+
+def units(scenario: Scenario, overrides: dict[str, str]) -> list[Unit]:
+    """A scenario's questions in groups that can share one solve: the same readings and the same group key."""
     groups: dict[tuple[Any, ...], list[Question]] = {}
     for question in scenario.questions:
         key = (tuple(sorted(effective_readings(scenario, question, overrides).items())),
                scenario.game.group_key(question.kind, question.params))
         groups.setdefault(key, []).append(question)
-    answers: dict[str, Answer] = {}
-    kb = kbase.load(scenario.game.name)
+    found = []
     for key, questions in groups.items():
         readings = dict(key[0])
         facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
-        facts.extend(reading_facts(readings))
-        symbols = solve(scenario.game.name, facts, frozenset(q.kind for q in questions))
-        undeclared = sorted({str(s.arguments[1]) for s in symbols if s.name == "reason"} - set(kb.rules))
-        if undeclared:
-            raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
-        by_term: dict[clingo.Symbol, list[clingo.Symbol]] = {}
-        for symbol in symbols:
-            if symbol.arguments:
-                by_term.setdefault(symbol.arguments[0], []).append(symbol)
-        for q in questions:
-            term = clingo.String(q.id)
-            verdict, reasons = _verdict(q.id, by_term.get(term, []))
-            answers[q.id] = Answer(q, verdict, reasons, _rested(kb, reasons, readings), readings, facts,
-                                   assumptions=_assumed(by_term.get(term, [])))
-            if q.kind == "plays":
-                answers[q.id].plays = _plays(scenario, term, by_term, kb, readings)
+        found.append(Unit(scenario, readings, questions, [*facts, *reading_facts(readings)]))
+    return found
+
+
+def read_answers(unit: Unit, symbols: list[clingo.Symbol]) -> dict[str, Answer]:
+    """The answers of one unit's questions, read from the shown atoms of its stable model."""
+    kb = kbase.load(unit.scenario.game.name)
+    undeclared = sorted({str(s.arguments[1]) for s in symbols if s.name == "reason"} - set(kb.rules))
+    if undeclared:
+        raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
+    by_term: dict[clingo.Symbol, list[clingo.Symbol]] = {}
+    for symbol in symbols:
+        if symbol.arguments:
+            by_term.setdefault(symbol.arguments[0], []).append(symbol)
+    answers: dict[str, Answer] = {}
+    for q in unit.questions:
+        term = clingo.String(q.id)
+        verdict, reasons = _verdict(q.id, by_term.get(term, []))
+        answers[q.id] = Answer(q, verdict, reasons, _rested(kb, reasons, unit.readings), unit.readings, unit.facts,
+                               assumptions=_assumed(by_term.get(term, [])))
+        if q.kind == "plays":
+            answers[q.id].plays = _plays(unit.scenario, term, by_term, kb, unit.readings)
+    return answers
+
+
+def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[Answer]:
+    """Answer every question of a scenario, one Control per unit."""
+    answers: dict[str, Answer] = {}
+    for unit in units(scenario, overrides or {}):
+        answers.update(read_answers(unit, solve(scenario.game.name, unit.facts, unit.kinds)))
     return [answers[q.id] for q in scenario.questions]
 
 

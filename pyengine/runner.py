@@ -42,6 +42,11 @@ def defect_place(error: BaseException) -> str:
     return f"{os.path.basename(ours[-1].filename)}:{ours[-1].lineno}" if ours else "?"
 
 
+def defect_message(error: BaseException) -> str:
+    """The one-line report of a defect of pyengine (an unexpected exception) for the unit it happened in."""
+    return f"internal error (a defect of pyengine): {type(error).__name__}: {error} [{defect_place(error)}]"
+
+
 def _limit_memory(megabytes: int) -> None:
     """Cap this process's address space (the memory ceiling)."""
     ceiling = megabytes * 1024 * 1024
@@ -65,8 +70,7 @@ def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) ->
         except MemoryError:
             reply = ("failed", f"stopped: over the memory ceiling of {megabytes} MB (--memory)")
         except Exception as error:  # a defect: reported as one line for this unit, the run goes on
-            reply = ("failed", f"internal error (a defect of pyengine): {type(error).__name__}: {error} "
-                               f"[{defect_place(error)}]")
+            reply = ("failed", defect_message(error))
         try:
             conn.send(reply)
         except (MemoryError, OSError):

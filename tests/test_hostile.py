@@ -307,18 +307,19 @@ def test_a_killed_import_leaves_a_readable_store(cli, tmp_path: Path, store: Pat
 
 def test_a_dead_worker_is_an_error_for_its_file_and_the_run_goes_on(cli, monkeypatch: pytest.MonkeyPatch,
                                                                     tmp_path: Path) -> None:
-    from pyengine import api
+    from pyengine import scenario
 
-    real = api._check_file
+    real = scenario.load_scenario
 
-    def dying(job):  # type: ignore[no-untyped-def]
-        if job[0].endswith("die.yaml"):
+    def dying(path: Path) -> scenario.Scenario:
+        if path.name == "die.yaml":
             os._exit(9)
-        if job[0].endswith("crash.yaml"):
+        if path.name == "crash.yaml":
             raise RuntimeError("boom")
-        return real(job)
+        return real(path)
 
-    monkeypatch.setattr(api, "_check_file", dying)
+    # The files are answered in one batch first; the batch fails, and each file is answered again alone.
+    monkeypatch.setattr(scenario, "load_scenario", dying)
     files = [_write(tmp_path / name, STING.read_text(encoding="utf-8"))
              for name in ("a.yaml", "die.yaml", "crash.yaml", "b.yaml")]
     _write(tmp_path / "bad.yaml", "game: lotr\nplayers: {alice: {hand: [Stingg]}}\nquestions: []\n")

@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 if TYPE_CHECKING:
     import clingo
 
+    from pyengine.asp import Fact
     from pyengine.errors import InputError
     from pyengine.fields import Fields
 
@@ -31,7 +32,7 @@ class Game(Protocol):
 
     def parse_question(self, kind: str, fields: Fields, state: Any) -> dict[str, Any]: ...
 
-    def facts(self, state: Any, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]: ...
+    def facts(self, state: Any, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]: ...
 
     def describe(self, evidence: clingo.Symbol, state: Any) -> str: ...
 

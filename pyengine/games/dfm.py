@@ -10,7 +10,7 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.asp import Const, Term, Value, fact, render, term
+from pyengine.asp import Const, Fact, Term, Value, fact, render, term
 from pyengine.errors import InputError
 from pyengine.fields import Fields
 
@@ -113,7 +113,7 @@ Action = tuple[Value, list[tuple[str, Value]], str]
 class State:
     chapter: int
     turn: str
-    facts: list[str] = field(default_factory=list)
+    facts: list[Fact] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
 
 
@@ -437,7 +437,7 @@ class Dfm:
 
     # -- facts ---------------------------------------------------------------------------------------------
 
-    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
         out = [*(fact("faction", Const(f)) for f in FACTIONS), *state.facts]
         timeline = [(a, c) for a, c, _ in state.actions]
         players = [self._player(a) for a in state.actions]
@@ -474,7 +474,7 @@ class Dfm:
                 out.extend(self._template_facts(q, params["player"]))
         return out
 
-    def _template_facts(self, q: str, player: str) -> list[str]:
+    def _template_facts(self, q: str, player: str) -> list[Fact]:
         """The calls a `plays` question of this player tries: its allies' templates (numbered in TEMPLATES)."""
         out = []
         for number, (ally, effect, fixed, slots) in enumerate(TEMPLATES):

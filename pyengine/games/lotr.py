@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import clingo
 
 from pyengine import kb as kbase
-from pyengine.asp import MAX_NUMBER, Const, fact
+from pyengine.asp import MAX_NUMBER, Const, Fact, fact
 from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
@@ -129,7 +129,7 @@ def builtin_catalog() -> Catalog:
 
 
 @lru_cache(maxsize=65536)
-def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[str, ...]:
+def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ...]:
     """The facts of one card (cards are immutable, so each is built once per process)."""
     c = card.id
     out = [fact("card", c), fact("title", c, card.title), fact("title_key", c, title_key(card.title)),
@@ -427,13 +427,13 @@ class Lotr(CardGame):
 
     # -- facts ---------------------------------------------------------------------------------------------
 
-    def _card_facts(self, card: Card, catalog: Catalog) -> tuple[str, ...]:
+    def _card_facts(self, card: Card, catalog: Catalog) -> tuple[Fact, ...]:
         original = catalog.get(card.translation_of).title if card.translation_of else None
         return _card_fact_lines(card, original)
 
-    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
         cards: dict[str, Card] = {}
-        out: list[str] = []
+        out: list[Fact] = []
         for player in state.players:
             out.append(fact("player", player))
         for inst in state.instances.values():

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.asp import Const, fact, term
+from pyengine.asp import Const, Fact, fact, term
 from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
@@ -98,7 +98,7 @@ def builtin_catalog() -> Catalog:
     return read_builtin(Path(facts_dir(), "marvel", "cards.yaml"), lambda f: parse_card(f, False), CARD_FIELDS)
 
 @lru_cache(maxsize=65536)
-def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[str, ...]:
+def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[Fact, ...]:
     """The facts of one card (cards are immutable, so each is built once per process)."""
     c = card.id
     out = [fact("card", c), fact("card_type", c, Const(card.type)), fact("name", c, title_key(card.title)),
@@ -310,16 +310,16 @@ class Marvel(CardGame):
             faces.append((catalog.get(alter_ego), "alter_ego"))
         return faces
 
-    def card_facts(self, card: Card, catalog: Catalog) -> tuple[str, ...]:
+    def card_facts(self, card: Card, catalog: Catalog) -> tuple[Fact, ...]:
         alter_ego = card.title if card.type == "alter_ego" else None
         if card.type == "hero" and card.extra.get("alter_ego") in catalog:
             alter_ego = catalog.get(card.extra["alter_ego"]).title
         return _card_fact_lines(card, alter_ego)
 
 
-    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[str]:
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
         cards: dict[str, Card] = {}
-        out: list[str] = []
+        out: list[Fact] = []
         for inst in state.instances.values():
             i = inst.id
             cards[inst.card.id] = inst.card
