@@ -29,7 +29,7 @@ from pyengine.errors import InputError, InputErrors, closest
 from pyengine.fields import Fields
 from pyengine.games import registry
 from pyengine.scenario import Question, Scenario, check_readings, scenario_files, scenario_from_data
-from pyengine.yamlio import load_file, load_text
+from pyengine.yamlio import build_from_file, load_file, load_text
 
 __all__ = [
     "CardInfo", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult", "DecksResult", "EdgeCasesResult",
@@ -326,7 +326,9 @@ def load(source: str | Path | dict[str, Any], name: str | None = None) -> Scenar
     call it (default: the path, or `<string>` / `<data>`). A table may come without questions, to be asked
     with `plays`."""
     if isinstance(source, Path):
-        return scenario_from_data(load_file(source), name or str(source), source.stem, questions_required=False)
+        file = name or str(source)
+        return build_from_file(source, lambda data: scenario_from_data(data, file, source.stem,
+                                                                       questions_required=False))
     if isinstance(source, str):
         return scenario_from_data(load_text(source, name or "<string>"), name or "<string>",
                                   questions_required=False)

@@ -13,7 +13,7 @@ from pyengine.errors import InputError, InputErrors, closest
 from pyengine.fields import Fields
 from pyengine.games import registry
 from pyengine.scenario import Question, Scenario, readings_of
-from pyengine.yamlio import Mapping, Sequence, load_file, read_input
+from pyengine.yamlio import Mapping, Sequence, build_from_file, read_input
 
 DECK_FIELDS = {"game", "title", "catalog", "profile", "readings"}
 _SECTION = re.compile(r"^(?P<section>[A-Za-z][A-Za-z _-]*):\s*(?P<value>.*)$")
@@ -58,8 +58,9 @@ def _text_decklist(path: Path) -> Mapping:
 
 def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenario:
     """Read a decklist file into a scenario with one `deck` question about it."""
-    data = _text_decklist(path) if path.suffix in {".txt", ".dek"} else load_file(path)
-    return deck_from_data(data, str(path), path.name, game_name, catalog)
+    if path.suffix in {".txt", ".dek"}:
+        return deck_from_data(_text_decklist(path), str(path), path.name, game_name, catalog)
+    return build_from_file(path, lambda data: deck_from_data(data, str(path), path.name, game_name, catalog))
 
 
 def deck_from_data(data: Any, file: str, title: str, game_name: str | None, catalog: str | None) -> Scenario:

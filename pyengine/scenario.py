@@ -12,7 +12,7 @@ from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
 from pyengine.games import Game, registry
 from pyengine.limits import limits
-from pyengine.yamlio import load_file
+from pyengine.yamlio import build_from_file
 
 COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
 QUESTION_FIELDS = {"id", "ask", "expect", "rules", "cites", "readings", "profile", "note"}
@@ -103,7 +103,7 @@ def _play_sets(q: Fields) -> dict[str, list[str]] | None:
 
 def load_scenario(path: Path) -> Scenario:
     """Read and validate one scenario file; every problem is an InputError with its line."""
-    return scenario_from_data(load_file(path), str(path), path.stem)
+    return build_from_file(path, lambda data: scenario_from_data(data, str(path), path.stem))
 
 
 def scenario_from_data(data: Any, file: str, default_title: str = "scenario",

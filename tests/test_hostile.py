@@ -465,3 +465,37 @@ def test_an_import_waits_for_another_that_holds_the_store(cli, tmp_path: Path, s
 def test_flip_refuses_a_question_without_one_verdict(cli) -> None:
     code, _, err = cli("flip", str(STING), "--question", "what-may-alice-play")
     _one_line(code, err, "a verdict per play")
+
+
+# -- 8. The quick reading of YAML -------------------------------------------------------------------------------
+
+def test_the_quick_reading_of_yaml_gives_the_marked_readings_data() -> None:
+    from conftest import SCENARIO_FOLDERS
+    from pyengine.scenario import scenario_files
+    from pyengine.yamlio import load_plain, load_text
+
+    files = scenario_files(list(SCENARIO_FOLDERS))
+    assert len(files) > 100
+    for path in files:
+        text = path.read_text(encoding="utf-8")
+        assert load_plain(text, str(path)) == load_text(text, str(path)), path
+
+
+@pytest.mark.parametrize("text, words", [
+    ("a: 2024-01-01\n", ("1:4", "tag:yaml.org,2002:timestamp")),
+    ("a: 1\nb: 2\na: 3\n", ("3:1", "appears twice")),
+    ('a: "x\\0y"\n', ("1:4", "NUL")),
+    ("a: &x [1]\nb: *x\n", None),
+    ("a: !!binary aGk=\n", ("1:4", "tag")),
+    ("a: [1\n", ("malformed YAML",)),
+])
+def test_the_quick_reading_leaves_every_error_to_the_marked_one(text: str, words: tuple[str, ...] | None) -> None:
+    from pyengine.errors import InputError
+    from pyengine.yamlio import load_plain, load_text
+
+    if words is None:  # anchors and aliases are read by the marked reading, with its checks
+        assert load_plain(text, "s.yaml") == load_text(text, "s.yaml") == {"a": [1], "b": [1]}
+        return
+    with pytest.raises(InputError) as error:
+        load_plain(text, "s.yaml")
+    assert all(w in str(error.value) for w in words), str(error.value)
