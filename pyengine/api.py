@@ -20,16 +20,16 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyengine import kb as kbase
-from pyengine.catalog import Card
-from pyengine.engine import Answer, Play, Reason
 from pyengine.errors import InputError, InputErrors, closest
-from pyengine.fields import Fields
-from pyengine.games import registry
-from pyengine.scenario import Question, Scenario, check_readings, scenario_files, scenario_from_data
-from pyengine.yamlio import build_from_file, load_file, load_text
+from pyengine.games import DOCUMENTS, GAME_NAMES, registry
+
+if TYPE_CHECKING:  # the engine, the scenario reader and YAML are imported when first used (a quick start)
+    from pyengine.catalog import Card
+    from pyengine.engine import Answer, Play, Reason
+    from pyengine.scenario import Scenario
 
 __all__ = [
     "CardInfo", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult", "DecksResult", "EdgeCasesResult",
@@ -325,6 +325,9 @@ def load(source: str | Path | dict[str, Any], name: str | None = None) -> Scenar
     """A scenario from a file path (`Path`), a YAML text (`str`) or plain data (`dict`); `name` is what errors
     call it (default: the path, or `<string>` / `<data>`). A table may come without questions, to be asked
     with `plays`."""
+    from pyengine.scenario import scenario_from_data
+    from pyengine.yamlio import build_from_file, load_text
+
     if isinstance(source, Path):
         file = name or str(source)
         return build_from_file(source, lambda data: scenario_from_data(data, file, source.stem,
@@ -339,11 +342,17 @@ def load(source: str | Path | dict[str, Any], name: str | None = None) -> Scenar
 
 
 def _scenario(source: Scenario | str | Path | dict[str, Any]) -> Scenario:
+    from pyengine.scenario import Scenario
+
     return source if isinstance(source, Scenario) else load(source)
 
 
 def validate_choices(readings: dict[str, str] | None, profile: str | None) -> None:
     """Every reading named exists in some game with that choice, and the profile exists."""
+    from pyengine.scenario import check_readings
+
+    if not readings and not profile:
+        return
     kbs = [kbase.load(g) for g in registry()]
     for name, value in (readings or {}).items():
         owner = next((kb for kb in kbs if name in kb.readings), None)
@@ -436,7 +445,9 @@ def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = N
     """Every play open to `player` in the scenario's state (to each player when None), legal or not, with the
     reasons; its questions are `plays` questions with ids `plays:PLAYER`, answered in one solve per reading
     group. The scenario's own questions are not asked."""
+    from pyengine.fields import Fields
     from pyengine.render import explain as render
+    from pyengine.scenario import Question
 
     scenario = _scenario(source)
     game = scenario.game
@@ -541,6 +552,8 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Each file
     is one unit of bounded work (`limits.solve_seconds`, `limits.memory_mb`, in worker processes); every file's
     input errors are raised together, and nothing is answered then."""
+    from pyengine.scenario import scenario_files
+
     validate_choices(readings, profile)
     files = scenario_files([Path(p) for p in paths])
     if not files:
@@ -623,7 +636,7 @@ def flip(source: Scenario | str | Path | dict[str, Any], question: str, readings
 
 
 def _games(game: str | None) -> list[str]:
-    games = list(registry())
+    games = list(GAME_NAMES)
     if game is not None and game not in games:
         raise InputError(f"unknown game {game!r}", field="--game", expected="one of " + ", ".join(games),
                          suggestion=closest(game, games))
@@ -635,7 +648,7 @@ def readings(game: str | None = None) -> ReadingsResult:
     found = []
     for name in _games(game):
         kb = kbase.load(name)
-        document = registry()[name].document
+        document = DOCUMENTS[name]
         for reading in sorted(kb.readings.values(), key=lambda r: r.name):
             found.append(ReadingInfo(
                 name, reading.name, reading.text, reading.default,
@@ -757,6 +770,8 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
     report = run_check(documents or known, folder, paths, search_states, deep)
     accepted: set[str] = set()
     if baseline:
+        from pyengine.yamlio import load_file
+
         data = load_file(Path(baseline))
         if not isinstance(data, dict) or not isinstance(data.get("accepted"), list):
             raise InputError("a baseline holds `accepted:`, a list of finding ids", file=str(baseline),

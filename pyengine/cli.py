@@ -20,7 +20,7 @@ from typing import Any
 from pyengine.errors import InputError
 from pyengine.games import GAME_NAMES
 from pyengine.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS, limits
-from pyengine.store import STORE_ENV
+from pyengine.resources import STORE_ENV
 from pyengine.text import printable
 
 

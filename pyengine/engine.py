@@ -15,7 +15,7 @@ from clingo import ast
 
 from pyengine import kb as kbase
 from pyengine.asp import Const, Fact, fact
-from pyengine.games import registry
+from pyengine.games import game as one_game
 from pyengine.limits import bounded_solve
 from pyengine.resources import facts_dir, rules_dir
 from pyengine.scenario import Question, Scenario
@@ -90,7 +90,7 @@ DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp"}
 def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
     """The encodings a set of question kinds needs: the shared ones, the game's base files, each kind's files,
     and the game's ground facts (not its declarations)."""
-    module = registry()[game]
+    module = one_game(game)
     names = list(module.base_files)
     for kind in sorted(kinds):
         names += [n for n in module.kind_files[kind] if n not in names]

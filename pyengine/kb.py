@@ -1,15 +1,25 @@
 """The knowledge base's declarations, read from facts/<game>/*.lp: rules with their sources, readings with
-their choices and defaults, profiles, and the source map of each document's paragraphs."""
+their choices and defaults, profiles, and the source map of each document's paragraphs.
+
+Reading them through clingo costs 10-35 ms a game, most of it in reading symbols back into Python, so each
+game's declarations are also kept as JSON in a cache folder (PYENGINE_CACHE, else $XDG_CACHE_HOME/pyengine or
+~/.cache/pyengine), named by a digest of the files they were read from and of this module; a cache that
+cannot be read or written is left alone and the files are read again."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import hashlib
+import json
+import os
+from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
-
-import clingo
+from typing import TYPE_CHECKING, Any
 
 from pyengine.resources import facts_dir
+
+if TYPE_CHECKING:
+    import clingo
 
 
 @dataclass
@@ -64,10 +74,12 @@ class KnowledgeBase:
 
 
 def _text(symbol: clingo.Symbol) -> str:
-    return symbol.string if symbol.type == clingo.SymbolType.String else str(symbol)
+    return symbol.string if symbol.type.name == "String" else str(symbol)
 
 
 def _facts(game: str) -> list[clingo.Symbol]:
+    import clingo
+
     control = clingo.Control(["--warn=none"])
     for path in sorted(Path(facts_dir(), game).glob("*.lp")):
         control.load(str(path))
@@ -75,9 +87,56 @@ def _facts(game: str) -> list[clingo.Symbol]:
     return [atom.symbol for atom in control.symbolic_atoms if atom.is_fact]
 
 
+def _cache_file(game: str) -> Path:
+    """Where a game's declarations are cached: named by the digest of their files and of this module."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted(Path(facts_dir(), game).glob("*.lp")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    folder = Path(os.environ.get("PYENGINE_CACHE") or Path(xdg, "pyengine"))
+    return folder / f"kb-{game}-{digest.hexdigest()[:32]}.json"
+
+
+def _to_json(kb: KnowledgeBase) -> str:
+    data = asdict(kb)
+    data["paragraphs"] = list(data["paragraphs"].values())
+    return json.dumps(data)
+
+
+def _from_json(text: str) -> KnowledgeBase:
+    data: dict[str, Any] = json.loads(text)
+    pairs = lambda items: [tuple(i) for i in items]  # noqa: E731 - JSON keeps tuples as lists
+    kb = KnowledgeBase(data["game"], profiles=data["profiles"], assumptions=data["assumptions"])
+    for r in data["rules"].values():
+        kb.rules[r["id"]] = Rule(r["id"], r["text"], pairs(r["sources"]), pairs(r["readings"]), pairs(r["examples"]))
+    for r in data["readings"].values():
+        choices = {c["value"]: Choice(c["value"], c["text"], c["paragraphs"]) for c in r["choices"].values()}
+        kb.readings[r["name"]] = Reading(r["name"], r["text"], r["default"], choices)
+    for p in data["paragraphs"]:
+        kb.paragraphs[p["document"], p["id"]] = ParagraphEntry(**p)
+    return kb
+
+
 @cache
 def load(game: str) -> KnowledgeBase:
-    """The declarations of one game, read once per process."""
+    """The declarations of one game, read once per process (from the cache when it holds them)."""
+    path = _cache_file(game)
+    try:
+        return _from_json(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError, KeyError, TypeError):
+        kb = _read(game)
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_text(_to_json(kb), encoding="utf-8")
+        os.replace(partial, path)
+    except OSError:
+        pass
+    return kb
+
+
+def _read(game: str) -> KnowledgeBase:
+    """The declarations of one game, read from its files through clingo."""
     kb = KnowledgeBase(game)
     atoms = sorted(_facts(game), key=str)
     for atom in atoms:

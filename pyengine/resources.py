@@ -7,6 +7,8 @@ beside it, at the top of the repository.
 from pathlib import Path
 
 _PACKAGE = Path(__file__).resolve().parent
+# The environment variable naming the catalog store (pyengine.store), here so the command line needs no import.
+STORE_ENV = "PYENGINE_STORE"
 
 
 def _root() -> Path:

@@ -11,7 +11,6 @@ because clingo keeps every symbol it has seen for the life of a process. A long-
 
 from __future__ import annotations
 
-import asyncio
 import multiprocessing
 import os
 import resource
@@ -21,9 +20,12 @@ import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyengine.limits import limits
+
+if TYPE_CHECKING:
+    import asyncio
 
 RECYCLE_AFTER = 500
 
@@ -160,6 +162,8 @@ class WorkerPool:
                  preload: list[str]):
         self.function, self.size, self.seconds, self.megabytes = function, size, seconds, megabytes
         self.preload = preload
+        import asyncio  # only a server keeps a pool
+
         self.free: asyncio.Queue[_Slot] = asyncio.Queue()
         self.slots: list[_Slot] = []
 
@@ -181,6 +185,8 @@ class WorkerPool:
 
     async def call(self, job: Any, seconds: float | None = None) -> Any:
         """`function(job)` in a worker: its value, or a Failure when it failed, overran or its worker died."""
+        import asyncio
+
         limit = self.seconds if seconds is None else seconds
         slot = await self.free.get()
         loop = asyncio.get_running_loop()

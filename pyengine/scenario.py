@@ -10,7 +10,8 @@ from typing import Any
 from pyengine import kb as kbase
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
-from pyengine.games import Game, registry
+from pyengine.games import GAME_NAMES, Game
+from pyengine.games import game as one_game
 from pyengine.limits import limits
 from pyengine.yamlio import build_from_file
 
@@ -110,10 +111,8 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
                        questions_required: bool = True) -> Scenario:
     """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
     (`pyengine plays`, the API) may come without questions."""
-    games = registry()
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
-    game_name = head.choice("game", sorted(games), required=True)
-    game = games[game_name]
+    game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
     top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
     kb = kbase.load(game.name)
     state = game.parse_state(top)

@@ -19,9 +19,8 @@ from typing import Any
 
 from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError
+from pyengine.resources import STORE_ENV
 from pyengine.text import title_key
-
-STORE_ENV = "PYENGINE_STORE"
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS sources (source TEXT PRIMARY KEY, game TEXT NOT NULL, path TEXT NOT NULL,

@@ -131,3 +131,23 @@ def test_a_discard_rests_on_the_coins_and_the_discard_pile() -> None:
     assert "rested on base-game assumptions: none" in api.explain(table, "start").text
     sting = Path(__file__).parent.parent / "examples" / "judge_second_sting.yaml"
     assert api.answer(sting).questions[0].assumptions is None
+
+
+def test_the_declarations_cache_gives_what_the_files_say(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """kb.load keeps each game's declarations as JSON; read back they equal the files' own, and a broken or
+    unwritable cache is read around."""
+    monkeypatch.setenv("PYENGINE_CACHE", str(tmp_path / "cache"))
+    for game in ("dfm", "lotr", "marvel"):
+        kbase.load.cache_clear()
+        fresh = kbase.load(game)
+        assert fresh == kbase._read(game)
+        [cached] = (tmp_path / "cache").glob(f"kb-{game}-*.json")
+        kbase.load.cache_clear()
+        assert kbase.load(game) == fresh
+        cached.write_text("{not json", encoding="utf-8")
+        kbase.load.cache_clear()
+        assert kbase.load(game) == fresh
+    monkeypatch.setenv("PYENGINE_CACHE", "/proc/no-such-folder")
+    kbase.load.cache_clear()
+    assert kbase.load("lotr") == kbase._read("lotr")
+    kbase.load.cache_clear()

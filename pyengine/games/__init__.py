@@ -51,11 +51,20 @@ class Game(Protocol):
     def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
 
 
-# The games, by name (registry() imports their modules).
+# The games, by name (registry() imports their modules), and the rules document each encodes.
 GAME_NAMES = ("dfm", "lotr", "marvel")
+DOCUMENTS = {"dfm": "dfm_allies", "lotr": "lotr_unique", "marvel": "marvel_unique"}
+
+
+def game(name: str) -> Game:
+    """One game, its module imported on first use (a command about one game imports only that one)."""
+    from importlib import import_module
+
+    if name not in GAME_NAMES:
+        raise KeyError(name)
+    return import_module(f"pyengine.games.{name}").GAME  # type: ignore[no-any-return]
 
 
 def registry() -> dict[str, Game]:
-    from pyengine.games import dfm, lotr, marvel
-
-    return {"dfm": dfm.GAME, "lotr": lotr.GAME, "marvel": marvel.GAME}
+    """Every game, by name."""
+    return {name: game(name) for name in GAME_NAMES}

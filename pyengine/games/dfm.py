@@ -13,6 +13,7 @@ import clingo
 from pyengine.asp import Const, Fact, Term, Value, fact, render, term
 from pyengine.errors import InputError
 from pyengine.fields import Fields
+from pyengine.games import DOCUMENTS
 
 FACTIONS = ("fellowship", "sauron")
 # Layout rows and columns, and fluent arguments that are numbers, lie between 1 and this.
@@ -141,7 +142,7 @@ def _value_words(value: clingo.Symbol) -> str:
 
 class Dfm:
     name = "dfm"
-    document = "dfm_allies"
+    document = DOCUMENTS["dfm"]
     state_fields: ClassVar[set[str]] = {"chapter", "turn", "state", "actions"}
     deck_fields: ClassVar[set[str]] = set()
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).

@@ -16,6 +16,7 @@ from pyengine.asp import MAX_NUMBER, Const, Fact, fact
 from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError
 from pyengine.fields import Fields
+from pyengine.games import DOCUMENTS
 from pyengine.games.common import CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
 from pyengine.limits import limits
 from pyengine.resources import facts_dir
@@ -162,7 +163,7 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ..
 class Lotr(CardGame):
     name = "lotr"
     builtin_catalog = staticmethod(builtin_catalog)
-    document = "lotr_unique"
+    document = DOCUMENTS["lotr"]
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).

@@ -16,6 +16,7 @@ from pyengine.asp import Const, Fact, fact, term
 from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
+from pyengine.games import DOCUMENTS
 from pyengine.games.common import CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
 from pyengine.limits import limits
 from pyengine.resources import facts_dir
@@ -123,7 +124,7 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[Fact, ...]:
 class Marvel(CardGame):
     name = "marvel"
     builtin_catalog = staticmethod(builtin_catalog)
-    document = "marvel_unique"
+    document = DOCUMENTS["marvel"]
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks"}
     deck_fields: ClassVar[set[str]] = {"catalog", "identity", "cards"}
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
