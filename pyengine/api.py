@@ -516,26 +516,43 @@ def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]],
 BATCH_FILES = 32
 
 
-def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], jobs: list[tuple[Any, ...]],
-                   workers: int, progress: Progress | None) -> list[Any]:
-    """Each file's result in input order, the files answered BATCH_FILES at a time in workers under the run's
-    bounds (pyengine.runner); the files of a batch that did not finish are answered again one at a time. Every
-    file's input errors, and every file stopped at a bound or by a dead worker, are raised together once all
-    have run."""
-    from pyengine.batch import batched
+def _answer_chunks(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], chunks: list[list[Any]],
+                   workers: int, progress: Progress | None, keep: bool = False) -> list[Any]:
+    """Each file's result, the files of each chunk answered in one batch in workers under the run's bounds
+    (pyengine.runner; `keep`: the workers stay for the next call); the files of a chunk that did not finish are
+    answered again one at a time."""
     from pyengine.runner import Failure, run_bounded
 
-    chunks = batched(jobs, BATCH_FILES)
-    done = None if progress is None else (lambda n, _: progress(min(n * BATCH_FILES, len(jobs)), len(jobs)))
+    total = sum(len(c) for c in chunks)
+    done = None if progress is None else (lambda n, _: progress(min(n * BATCH_FILES, total), total))
     results: list[Any] = []
     stopped: list[int] = []
-    for chunk, outcome in zip(chunks, run_bounded(many, chunks, workers, done), strict=True):
+    for chunk, outcome in zip(chunks, run_bounded(many, chunks, workers, done, keep), strict=True):
         if isinstance(outcome, Failure):
             stopped.extend(range(len(results), len(results) + len(chunk)))
             outcome = [outcome] * len(chunk)
         results.extend(outcome)
+    jobs = [job for chunk in chunks for job in chunk]
     for index, outcome in zip(stopped, run_bounded(one, [jobs[i] for i in stopped], workers), strict=True):
         results[index] = outcome
+    return results
+
+
+def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], jobs: list[tuple[Any, ...]],
+                   workers: int, progress: Progress | None, dask: str | None = None) -> list[Any]:
+    """Each file's result in input order, the files answered BATCH_FILES at a time on `workers` processes, or
+    on the Dask cluster at the address `dask` (pyengine.cluster). Every file's input errors, and every file
+    stopped at a bound or by a dead worker, are raised together once all have run."""
+    from pyengine.batch import batched
+    from pyengine.runner import Failure
+
+    chunks = batched(jobs, BATCH_FILES)
+    if dask is not None:
+        from pyengine.cluster import answer_on_cluster
+
+        results = answer_on_cluster(dask, _answer_chunks, one, many, chunks, progress)
+    else:
+        results = _answer_chunks(one, many, chunks, workers, progress)
     errors = []
     for job, result in zip(jobs, results, strict=True):
         if isinstance(result, Failure):
@@ -548,10 +565,11 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
 
 
 def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
-          jobs: int = 1, progress: Progress | None = None) -> CheckResult:
-    """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Each file
-    is one unit of bounded work (`limits.solve_seconds`, `limits.memory_mb`, in worker processes); every file's
-    input errors are raised together, and nothing is answered then."""
+          jobs: int = 1, progress: Progress | None = None, dask: str | None = None) -> CheckResult:
+    """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Files are
+    answered BATCH_FILES at a time (pyengine.batch), each batch a unit of bounded work (`limits.solve_seconds`,
+    `limits.memory_mb`, in worker processes: `jobs` of them here, or on the Dask cluster at the address `dask`);
+    every file's input errors are raised together, and nothing is answered then."""
     from pyengine.scenario import scenario_files
 
     validate_choices(readings, profile)
@@ -559,7 +577,7 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     if not files:
         raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
     results = _bounded_files(_check_file, _check_files, [(str(f), readings, profile) for f in files], jobs,
-                             progress)
+                             progress, dask)
     questions = [q for r in results for q in r.questions]
     passed = sum(q.passed for q in questions)
     return CheckResult(passed, len(questions) - passed, results)
@@ -609,11 +627,12 @@ def _deck_files(jobs: list[tuple[str, str | None, str | None, Choices | None, st
 
 def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: str | None = None,
                 readings: dict[str, str] | None = None, profile: str | None = None, jobs: int = 1,
-                progress: Progress | None = None) -> DecksResult:
-    """Validate decklist files; every file's input errors are raised together."""
+                progress: Progress | None = None, dask: str | None = None) -> DecksResult:
+    """Validate decklist files (on `jobs` processes, or on the Dask cluster at the address `dask`); every file's
+    input errors are raised together."""
     validate_choices(readings, profile)
     results = _bounded_files(_deck_file, _deck_files, [(str(p), game, catalog, readings, profile) for p in paths],
-                             jobs, progress)
+                             jobs, progress, dask)
     return DecksResult(results)
 
 

@@ -56,7 +56,7 @@ def _progress_line() -> Callable[[int, int], None]:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    result = _api().check(args.paths, args.readings, args.profile, args.jobs, _progress_line())
+    result = _api().check(args.paths, args.readings, args.profile, args.jobs, _progress_line(), args.dask)
     if args.json:
         print(result.to_json())
         return 1 if result.failed else 0
@@ -83,7 +83,7 @@ def cmd_plays(args: argparse.Namespace) -> int:
 
 def cmd_deck(args: argparse.Namespace) -> int:
     result = _api().check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
-                             _progress_line())
+                                _progress_line(), args.dask)
     if args.json:
         print(result.to_json())
     else:
@@ -306,6 +306,10 @@ SCHEMA_NAMES = ("scenario", "answer", "check", "plays", "deck", "flip", "reading
                 "consistency", "import", "facts")
 
 
+DASK_HELP = ("spread the files over the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786; "
+             "instead of --jobs; needs pip install 'pyengine[dask]', and the files at the same paths on every worker)")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pyengine", description=(
         "A rules knowledge base for card games, in Answer Set Programming: says whether a play, a deck or an "
@@ -329,6 +333,7 @@ def build_parser() -> argparse.ArgumentParser:
     check = sub.add_parser("check", help="run scenario files and compare the answers with their expectations")
     check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
     check.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="check on N processes")
+    check.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     readings_options(check)
     check.set_defaults(func=cmd_check)
 
@@ -345,6 +350,7 @@ def build_parser() -> argparse.ArgumentParser:
     dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
     dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one (gemp)")
     dk.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="validate on N processes")
+    dk.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     readings_options(dk)
     dk.set_defaults(func=cmd_deck)
 

@@ -104,14 +104,28 @@ class _Slot:
         self.conn.close()
 
 
+# Idle workers kept between calls of run_bounded(keep=True), by function and memory ceiling (a Dask worker
+# answers many tasks; its bounded worker keeps what it has parsed and rewritten).
+_KEPT: dict[tuple[Callable[[Any], Any], int], list[_Slot]] = {}
+
+
+def stop_kept() -> None:
+    """Stop every kept idle worker."""
+    for slots in _KEPT.values():
+        for slot in slots:
+            slot.stop()
+    _KEPT.clear()
+
+
 def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 1,
-                progress: Callable[[int, int], None] | None = None) -> list[Any]:
+                progress: Callable[[int, int], None] | None = None, keep: bool = False) -> list[Any]:
     """`function(job)` for every job, in input order, each in a worker under `limits.solve_seconds` and
-    `limits.memory_mb`; a unit that does not finish gives a Failure in its place."""
+    `limits.memory_mb`; a unit that does not finish gives a Failure in its place. With `keep`, idle workers
+    are kept for the next call with the same function and ceiling instead of being stopped."""
     seconds, megabytes = limits.solve_seconds, limits.memory_mb
     results: list[Any] = [None] * len(jobs)
     pending = list(range(len(jobs)))[::-1]
-    slots: list[_Slot] = []
+    slots: list[_Slot] = _KEPT.pop((function, megabytes), []) if keep else []
     finished = 0
     try:
         while finished < len(jobs):
@@ -148,7 +162,10 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
                     progress(finished, len(jobs))
     finally:
         for slot in slots:
-            slot.stop()
+            if keep and slot.index is None and slot.process.is_alive():
+                _KEPT.setdefault((function, megabytes), []).append(slot)
+            else:
+                slot.stop()
     return results
 
 

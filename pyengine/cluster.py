@@ -1,0 +1,83 @@
+"""A corpus spread over a Dask distributed cluster (`check --dask ADDRESS`, `deck --dask ADDRESS`; the optional
+extra `pip install 'pyengine[dask]'`). Each chunk of files is one Dask task; on its worker it runs exactly as
+`--jobs` runs it here: answered in one batch in a forked process under the run's `--timeout` and `--memory`,
+its files answered again one at a time when the batch did not finish. Results come back in input order, so the
+output and the exit code are those of `--jobs`.
+
+The workers read the files and the catalog store by the paths the command was given (a folder every worker
+sees at the same path: the same machine, or a shared filesystem), each needs pyengine installed, and each must
+be allowed to start processes: Dask's workers are daemons by default, which may not, so they are started with
+DASK_DISTRIBUTED__WORKER__DAEMON=False (README, "A corpus on a Dask cluster").
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from pyengine.errors import InputError
+from pyengine.limits import limits
+from pyengine.resources import STORE_ENV
+from pyengine.runner import stop_kept
+
+# Imported on a worker before its first fork, so that every bounded process starts warm.
+PRELOAD = ("pyengine.api", "pyengine.batch", "pyengine.engine", "pyengine.games.lotr", "pyengine.games.marvel",
+           "pyengine.games.dfm")
+# How long to wait for the scheduler to answer before the address is called wrong (seconds).
+CONNECT_SECONDS = 10
+
+
+def _task(run: Callable[..., list[Any]], one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]],
+          chunk: list[Any], bounds: dict[str, Any], store: str | None) -> list[Any]:
+    """One chunk on a Dask worker, under the bounds and with the catalog store of the command that sent it."""
+    import multiprocessing
+    from importlib import import_module
+
+    if multiprocessing.current_process().daemon:
+        raise InputError("the Dask workers run as daemons, which cannot start the bounded processes pyengine "
+                         "answers in", field="--dask",
+                         expected="workers started with DASK_DISTRIBUTED__WORKER__DAEMON=False")
+    for module in PRELOAD:
+        import_module(module)
+    for name, value in bounds.items():
+        setattr(limits, name, value)
+    if store is not None and os.environ.get(STORE_ENV) != store:
+        stop_kept()  # a kept worker reads the store it was forked with
+        os.environ[STORE_ENV] = store
+    return run(one, many, [chunk], 1, None, True)
+
+
+def answer_on_cluster(address: str, run: Callable[..., list[Any]], one: Callable[[Any], Any],
+                      many: Callable[[list[Any]], list[Any]], chunks: list[list[Any]],
+                      progress: Callable[[int, int], None] | None) -> list[Any]:
+    """Every chunk's results, in input order, computed by `run(one, many, [chunk], 1, None, True)` on the
+    cluster (True: each Dask worker keeps its bounded worker warm between chunks)."""
+    try:
+        from distributed import Client, as_completed
+    except ImportError:
+        raise InputError("--dask needs Dask's distributed scheduler", field="--dask",
+                         expected="pip install 'pyengine[dask]'") from None
+    try:
+        client = Client(address, timeout=CONNECT_SECONDS)
+    except (OSError, TimeoutError, ValueError) as error:
+        raise InputError(f"no Dask scheduler answers at {address!r}: {error}", field="--dask",
+                         expected="the scheduler's address, e.g. tcp://10.0.0.5:8786") from None
+    bounds = asdict(limits)
+    store = os.environ.get(STORE_ENV)
+    total = sum(len(c) for c in chunks)
+    try:
+        futures = [client.submit(_task, run, one, many, chunk, bounds, store, pure=False) for chunk in chunks]
+        order = {f.key: i for i, f in enumerate(futures)}
+        results: list[list[Any]] = [[] for _ in chunks]
+        done = 0
+        for future in as_completed(futures):
+            index = order[future.key]
+            results[index] = future.result()
+            done += len(chunks[index])
+            if progress:
+                progress(done, total)
+    finally:
+        client.close()
+    return [r for chunk in results for r in chunk]

@@ -1,0 +1,81 @@
+"""`check --dask` and `deck --dask` on a Dask LocalCluster of two worker processes on this machine: the same
+output and exit codes as `--jobs`, errors with their files, and clear errors for a cluster that cannot be used."""
+
+from __future__ import annotations
+
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from conftest import ROOT
+
+dask = pytest.importorskip("dask")
+distributed = pytest.importorskip("distributed")
+
+SCENARIOS = ROOT / "tests" / "scenarios"
+DECK = ROOT / "examples" / "decks" / "sauron_eight.txt"
+
+
+def _cluster(daemon: bool) -> distributed.LocalCluster:
+    with dask.config.set({"distributed.worker.daemon": daemon}):
+        return distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+
+
+@pytest.fixture(scope="module")
+def cluster() -> Iterator[str]:
+    """A local cluster whose workers may start processes (as the README says to start them): its address."""
+    local = _cluster(daemon=False)
+    try:
+        yield local.scheduler_address
+    finally:
+        local.close()
+
+
+def test_check_on_the_cluster_gives_what_jobs_gives(cli, cluster: str) -> None:
+    folders = [str(SCENARIOS / "lotr"), str(SCENARIOS / "marvel"), str(SCENARIOS / "dfm"), str(ROOT / "examples")]
+    on_cluster = cli("check", *folders, "--dask", cluster, "--json")
+    on_jobs = cli("check", *folders, "--jobs", "2", "--json")
+    assert on_cluster[0] == on_jobs[0] == 0
+    assert on_cluster[1] == on_jobs[1]
+    assert '"passed"' in on_cluster[1]
+
+
+def test_deck_on_the_cluster_gives_what_jobs_gives(cli, cluster: str, tmp_path: Path) -> None:
+    decks = [str(shutil.copy(DECK, tmp_path / f"d{n:02d}.txt")) for n in range(40)]
+    (tmp_path / "d05.txt").write_text("4 Sting\n", encoding="utf-8")
+    on_cluster = cli("deck", *decks, "--game", "lotr", "--dask", cluster, "--json")
+    on_jobs = cli("deck", *decks, "--game", "lotr", "--jobs", "2", "--json")
+    assert on_cluster == on_jobs
+    assert on_cluster[0] == 1  # eight copies of a Sauron is not a valid deck; four Stings are
+    assert on_cluster[1].count('"valid": false') == 39 and on_cluster[1].count('"valid": true') == 1
+
+
+def test_failures_on_the_cluster_are_the_files_own(cli, cluster: str, tmp_path: Path) -> None:
+    for n in range(40):  # more than one batch
+        shutil.copy(ROOT / "examples" / "judge_second_sting.yaml", tmp_path / f"s{n:02d}.yaml")
+    (tmp_path / "s17.yaml").write_text("game: lotr\nplayers: {alice: {hand: [Stingg]}}\nquestions: []\n",
+                                       encoding="utf-8")
+    on_cluster = cli("check", str(tmp_path), "--dask", cluster)
+    on_jobs = cli("check", str(tmp_path), "--jobs", "2")
+    assert on_cluster == on_jobs
+    code, out, err = on_cluster
+    assert code == 2 and out == ""
+    assert "s17.yaml" in err and "Stingg" in err and "Sting" in err
+
+
+def test_a_wrong_address_is_a_clear_error(cli) -> None:
+    code, out, err = cli("check", str(ROOT / "examples"), "--dask", "tcp://127.0.0.1:1")
+    assert code == 2 and out == ""
+    assert "no Dask scheduler answers at 'tcp://127.0.0.1:1'" in err and len(err.strip().splitlines()) == 1
+
+
+def test_daemon_workers_are_a_clear_error(cli) -> None:
+    local = _cluster(daemon=True)
+    try:
+        code, out, err = cli("check", str(ROOT / "examples"), "--dask", local.scheduler_address)
+    finally:
+        local.close()
+    assert code == 2 and out == ""
+    assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in err
