@@ -423,8 +423,6 @@ def answer(source: Scenario | str | Path | dict[str, Any], readings: dict[str, s
 def explain(source: Scenario | str | Path | dict[str, Any], question: str | None = None,
             readings: dict[str, str] | None = None, profile: str | None = None) -> Explanation:
     """The answers with the explanation chain of each (only question `question` when given)."""
-    from pyengine.render import explain as render
-
     scenario = _scenario(source)
     if not scenario.questions:
         raise InputError("the scenario asks no questions", file=scenario.path, field="questions",
@@ -436,8 +434,7 @@ def explain(source: Scenario | str | Path | dict[str, Any], question: str | None
             ids = [q.id for q in scenario.questions]
             raise InputError(f"no question {question!r} in {scenario.path}", field="--question",
                              expected="one of " + ", ".join(ids), suggestion=closest(question, ids))
-    return Explanation(scenario.path, scenario.title, [question_result(scenario, a) for a in answers],
-                       render(scenario, answers))
+    return _explanation(scenario, answers)
 
 
 def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = None,
@@ -445,11 +442,34 @@ def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = N
     """Every play open to `player` in the scenario's state (to each player when None), legal or not, with the
     reasons; its questions are `plays` questions with ids `plays:PLAYER`, answered in one solve per reading
     group. The scenario's own questions are not asked."""
+    asked = _plays_table(_scenario(source), player)
+    return _explanation(asked, _answers(asked, readings, profile))
+
+
+def plays_many(tables: list[tuple[Scenario, str | None, Choices | None, str | None]]) -> list[Explanation | Exception]:
+    """`plays` for many tables (each with its player, readings and profile) answered in one batch
+    (pyengine.batch): each table's explanation, or the error its own input or answer raised."""
+    from pyengine.batch import answer_many
+
+    asked: list[tuple[int, Scenario, Choices]] = []
+    results: list[Explanation | Exception] = [InputError("not answered")] * len(tables)
+    for index, (scenario, player, readings, profile) in enumerate(tables):
+        try:
+            validate_choices(readings, profile)
+            table = _plays_table(scenario, player)
+            asked.append((index, table, _overrides(table.game.name, readings, profile)))
+        except InputError as error:
+            results[index] = error
+    for (index, table, _), answers in zip(asked, answer_many([(t, o) for _, t, o in asked]), strict=True):
+        results[index] = answers if isinstance(answers, Exception) else _explanation(table, answers)
+    return results
+
+
+def _plays_table(scenario: Scenario, player: str | None) -> Scenario:
+    """The table with one `plays` question (id `plays:PLAYER`) for the player, or for each player."""
     from pyengine.fields import Fields
-    from pyengine.render import explain as render
     from pyengine.scenario import Question
 
-    scenario = _scenario(source)
     game = scenario.game
     players = game.player_names(scenario.state) if player is None else [player]
     questions = []
@@ -457,9 +477,14 @@ def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = N
         fields = Fields({"player": name}, scenario.path, "--player", {"player"})
         questions.append(Question(f"plays:{name}", "plays", game.parse_question("plays", fields, scenario.state),
                                   None, None, [], {}, None))
-    asked = replace(scenario, questions=questions)
-    answers = _answers(asked, readings, profile)
-    return Explanation(asked.path, asked.title, [question_result(asked, a) for a in answers], render(asked, answers))
+    return replace(scenario, questions=questions)
+
+
+def _explanation(scenario: Scenario, answers: list[Answer]) -> Explanation:
+    from pyengine.render import explain as render
+
+    return Explanation(scenario.path, scenario.title, [question_result(scenario, a) for a in answers],
+                       render(scenario, answers))
 
 
 def _check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | list[str]:

@@ -256,6 +256,69 @@ def test_200_requests_at_concurrency_20(explorer: str) -> None:
     assert results.count(True) == 200
 
 
+def test_plays_requests_gathered_under_load_each_get_their_own_answer(explorer: str) -> None:
+    """At concurrency 16 on two workers, /api/plays requests are gathered into shared batches: every table
+    (LOTR and Marvel; a Duel table's plays take seconds, and are compared in test_batch), also under a profile,
+    gets exactly what `api.plays` gives it alone, and a bad table among them gets its own 400."""
+    quick = [path for path in EXAMPLES if not path.name.startswith("dfm")]
+    tables = [(path, None) for path in quick] + [(quick[0], "gemp")]
+    expected = {(path, profile): api.plays(path, profile=profile).to_dict() for path, profile in tables}
+    bad = {"scenario": "game: lotr\nplayers: {alice: {hand: [Stingg]}}\n", "name": "bad.yaml"}
+
+    def ask(n: int) -> bool:
+        if n % 25 == 7:
+            response = httpx.post(f"{explorer}/api/plays", json=bad, timeout=60)
+            return response.status_code == 400 and "Stingg" in response.text
+        path, profile = tables[n % len(tables)]
+        body = {**_table(path), **({"profile": profile} if profile else {})}
+        response = httpx.post(f"{explorer}/api/plays", json=body, timeout=60)
+        return response.status_code == 200 and response.json() == expected[path, profile]
+
+    with ThreadPoolExecutor(16) as pool:
+        results = list(pool.map(ask, range(200)))
+    assert results.count(True) == 200
+
+
+def test_a_gatherer_takes_what_waits_while_the_workers_are_busy() -> None:
+    import asyncio
+
+    from pyengine.runner import Failure
+    from pyengine.web.app import Gatherer
+
+    class Pool:
+        size, seconds = 1, 5.0
+
+        def __init__(self) -> None:
+            self.calls: list[dict[str, object]] = []
+
+        async def call(self, job: dict[str, object], seconds: float | None = None) -> object:
+            self.calls.append(job)
+            await asyncio.sleep(0.05)
+            if job["kind"] == "plays_gathered":
+                if any(j["n"] == 3 for j in job["jobs"]):  # type: ignore[attr-defined, index]
+                    return Failure("stopped: the work took longer than 5 s (--timeout)")
+                return {"ok": [{"ok": j["n"]} for j in job["jobs"]]}  # type: ignore[attr-defined, index]
+            return {"ok": job["n"]}
+
+    async def scenario() -> tuple[list[object], list[dict[str, object]]]:
+        pool = Pool()
+        gatherer = Gatherer(pool)  # type: ignore[arg-type]
+        gatherer.start()
+        replies = []
+        for round_ in ([0, 1, 2, 4, 5], [10], [3, 4]):
+            replies += await asyncio.gather(*(gatherer.call({"kind": "plays", "n": n, "limits": {}}, None)
+                                              for n in round_))
+        gatherer.stop()
+        return replies, pool.calls
+
+    replies, calls = asyncio.run(scenario())
+    assert replies == [{"ok": n} for n in (0, 1, 2, 4, 5, 10, 3, 4)]
+    kinds = [(c["kind"], len(c["jobs"]) if "jobs" in c else 1) for c in calls]  # type: ignore[arg-type]
+    # Five waiting requests go together; a lone one goes alone; a gathered job that fails (one request overran)
+    # is answered again one request at a time.
+    assert kinds == [("plays_gathered", 5), ("plays", 1), ("plays_gathered", 2), ("plays", 1), ("plays", 1)]
+
+
 def test_the_server_binds_loopback_unless_told_otherwise() -> None:
     from pyengine.cli import build_parser
 

@@ -11,6 +11,7 @@ document id, cards from the built-in catalogs and the catalog store.
 
 from __future__ import annotations
 
+import asyncio
 import json
 from collections.abc import Awaitable, Callable
 from contextlib import asynccontextmanager
@@ -114,9 +115,59 @@ def catalogs() -> dict[str, list[str]]:
             for g, module in registry().items() if hasattr(module, "builtin_catalog")}
 
 
+# The most `plays` requests one worker answers together (pyengine.batch): gathered while the workers are busy.
+GATHER_AT_MOST = 16
+
+
+class Gatherer:
+    """`plays` requests that arrive while every worker is busy wait here; a worker that comes free takes all
+    that wait (at most GATHER_AT_MOST) as one job, so the grounder's fixed cost is shared and a lone request
+    waits for nothing. A gathered job that fails (a bound, a dead worker, a defect) is answered again one
+    request at a time, so that each request gets its own answer or error."""
+
+    def __init__(self, pool: WorkerPool):
+        self.pool = pool
+        self.waiting: asyncio.Queue[tuple[dict[str, Any], float | None, asyncio.Future[Any]]] = asyncio.Queue()
+        self.takers: list[asyncio.Task[None]] = []
+
+    def start(self) -> None:
+        self.takers = [asyncio.create_task(self._take()) for _ in range(self.pool.size)]
+
+    def stop(self) -> None:
+        for taker in self.takers:
+            taker.cancel()
+
+    async def call(self, job: dict[str, Any], seconds: float | None) -> Any:
+        """The request's reply, as WorkerPool.call gives it."""
+        done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
+        await self.waiting.put((job, seconds, done))
+        return await done
+
+    async def _take(self) -> None:
+        while True:
+            taken = [await self.waiting.get()]
+            while len(taken) < GATHER_AT_MOST and not self.waiting.empty():
+                taken.append(self.waiting.get_nowait())
+            taken = [t for t in taken if not t[2].done()]  # a client that went away
+            if len(taken) == 1:
+                replies = [await self.pool.call(taken[0][0], taken[0][1])]
+            else:
+                seconds = max((t[1] or self.pool.seconds) for t in taken)
+                job = {"kind": "plays_gathered", "jobs": [t[0] for t in taken], "limits": taken[0][0]["limits"]}
+                gathered = await self.pool.call(job, seconds)
+                if isinstance(gathered, Failure) or "ok" not in gathered:
+                    replies = [await self.pool.call(t[0], t[1]) for t in taken]
+                else:
+                    replies = gathered["ok"]
+            for (_, _, done), reply in zip(taken, replies, strict=True):
+                if not done.done():
+                    done.set_result(reply)
+
+
 def create_app(settings: Settings) -> Starlette:
     """The application; its worker pool starts with it and stops with it."""
     pool = WorkerPool(jobs.run, settings.workers, settings.solve_seconds, settings.memory_mb, jobs.PRELOAD)
+    gatherer = Gatherer(pool)
     document_cache: dict[str, Any] = {}
 
     async def run(kind: str, data: dict[str, Any], seconds: float | None = None) -> tuple[int, Any]:
@@ -124,7 +175,7 @@ def create_app(settings: Settings) -> Starlette:
         (500, the defect in one line) when pyengine failed."""
         job = {**data, "kind": kind, "limits": {"max_instances": settings.max_instances,
                                                 "solve_seconds": seconds or settings.solve_seconds}}
-        reply = await pool.call(job, seconds)
+        reply = await (gatherer.call(job, seconds) if kind == "plays" else pool.call(job, seconds))
         if isinstance(reply, Failure):
             return (500 if reply.message.startswith("internal error") else 422), [reply.message]
         if "errors" in reply:
@@ -257,9 +308,11 @@ def create_app(settings: Settings) -> Starlette:
     @asynccontextmanager
     async def lifespan(app: Starlette):  # type: ignore[no-untyped-def]
         pool.start()
+        gatherer.start()
         try:
             yield
         finally:
+            gatherer.stop()
             pool.close()
 
     routes = [

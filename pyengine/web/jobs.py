@@ -64,6 +64,28 @@ def plays(job: dict[str, Any]) -> Any:
     return api.plays(_table(job), str(player) if player else None, readings, profile).to_dict()
 
 
+def plays_gathered(job: dict[str, Any]) -> Any:
+    """The `plays` jobs of requests gathered while the workers were busy (job["jobs"]), answered in one batch
+    (pyengine.batch): each one's reply, {"ok": data} or {"errors": [...]}."""
+    replies: list[dict[str, Any] | None] = [None] * len(job["jobs"])
+    tables = []
+    for index, one in enumerate(job["jobs"]):
+        try:
+            readings, profile = _choices(one)
+            player = one.get("player")
+            tables.append((index, (_table(one), str(player) if player else None, readings, profile)))
+        except InputError as error:
+            replies[index] = {"errors": [str(e) for e in error.all()]}
+    for (index, _), result in zip(tables, api.plays_many([t for _, t in tables]), strict=True):
+        if isinstance(result, InputError):
+            replies[index] = {"errors": [str(e) for e in result.all()]}
+        elif isinstance(result, Exception):
+            raise result
+        else:
+            replies[index] = {"ok": result.to_dict()}
+    return replies
+
+
 def flip(job: dict[str, Any]) -> Any:
     """The smallest change that turns a question's verdict (`pyengine flip --json`)."""
     readings, profile = _choices(job)
@@ -162,7 +184,8 @@ def document(job: dict[str, Any]) -> Any:
 
 
 KINDS: dict[str, Callable[[dict[str, Any]], Any]] = {
-    "answer": answer, "plays": plays, "flip": flip, "facts": facts, "compare": compare, "edge_cases": edge_cases,
+    "answer": answer, "plays": plays, "plays_gathered": plays_gathered, "flip": flip, "facts": facts,
+    "compare": compare, "edge_cases": edge_cases,
     "export": export, "parse": parse, "document": document,
 }
 
