@@ -6,11 +6,13 @@ the ratio to a baseline measured in the same run. Not part of the timed test run
 Figures: one query, warm, on states of 2x20, 2x100 and 2x500 card instances drawn from the GEMP catalog
 (imported from ../shared/data when present, else the built-in one) against the plain-Python baseline; every
 play of a player (`plays`) against one `play` question on the same 2x20 state with seven cards in hand; the
-command line cold (process start to exit); batch `pyengine check` over generated scenarios and `pyengine
-deck` over generated decklists on all cores (scenarios per second) with the peak resident memory; the
-edge-case search (LOTR default against gemp) at 4, 5 and 6 cards: the first smallest state and every shape;
-the web server (`pyengine serve`): its start, a warm `/api/plays` on the 2x20 state end to end against the same
-`plays` answered in-process, and 200 requests at concurrency 20 and at 8 (latency p50/p95, requests per second).
+command line cold (process start to exit: `--help`, `readings`, `check` of one scenario); batch `pyengine
+check` over 100,000 generated scenarios with `--jobs 2` (scenarios per second, peak resident memory) and the
+same corpus on a Dask LocalCluster of two workers (`--dask`) against it; `pyengine deck` over generated
+decklists; the edge-case search (LOTR default against gemp) at 4, 5 and 6 cards: the first smallest state and
+every shape; the web server (`pyengine serve`): its start, a warm `/api/plays` on the 2x20 state end to end
+against the same `plays` answered in-process, and 200 requests at concurrency 20 and at 8 (latency p50/p95,
+requests per second). Each figure with a target carries it (`target`) and whether this run met it (`met`).
 """
 
 from __future__ import annotations
@@ -40,6 +42,28 @@ from pyengine.games.lotr import builtin_catalog
 from pyengine.scenario import scenario_from_data
 
 ROOT = Path(__file__).resolve().parents[1]
+# Issue 17's targets: figure -> (field, at most | at least, value); a ratio target on the same figure too.
+TARGETS: dict[str, list[tuple[str, str, float]]] = {
+    "query_2x20": [("median_ms", "<=", 2.0), ("ratio", "<=", 20.0)],
+    "query_2x100": [("median_ms", "<=", 6.0)],
+    "plays_2x20_seven_in_hand": [("median_ms", "<=", 3.0)],
+    "cli_cold_help": [("median_ms", "<", 100.0)],
+    "cli_cold_readings": [("median_ms", "<", 100.0)],
+    "cli_cold_check_one_scenario": [("median_ms", "<=", 150.0)],
+    "batch_check": [("per_second", ">=", 2000.0), ("peak_rss_mb", "<", 300.0)],
+    "server_plays_200_requests_concurrency_8": [("per_second", ">=", 300.0), ("p95_ms", "<=", 25.0)],
+    "server_start_to_first_answer": [("median_ms", "<", 2000.0)],
+}
+
+
+def with_targets(result: dict[str, Any]) -> dict[str, Any]:
+    """The result with its targets (`target`, e.g. "median_ms <= 2") and whether each was met (`met`)."""
+    key = next((k for k in TARGETS if result["name"] == k or result["name"].startswith(k + "_")), None)
+    if key is None:
+        return result
+    checks = [(f, op, v) for f, op, v in TARGETS[key] if result.get(f) is not None]
+    met = [result[f] <= v if op == "<=" else result[f] < v if op == "<" else result[f] >= v for f, op, v in checks]
+    return {**result, "target": ", ".join(f"{f} {op} {v:g}" for f, op, v in checks), "met": all(met)}
 GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
 ZONES = ["play"] * 4 + ["support", "hand", "hand", "hand", "discard", "dead_pile"]
 
@@ -123,16 +147,22 @@ def _command(*args: str) -> list[str]:
     return [sys.executable, "-m", "pyengine", *args]
 
 
-def bench_cold(catalog: str, cards: list[Any], folder: Path, repeats: int) -> dict[str, Any]:
+def bench_cold(catalog: str, cards: list[Any], folder: Path, repeats: int) -> list[dict[str, Any]]:
+    """The command line from process start to exit: `--help`, `readings`, and `check` of one 2x20 scenario."""
     path = folder / "cold.yaml"
     path.write_text(yaml.safe_dump(generated_state(random.Random(1), catalog, cards, 20)), encoding="utf-8")
-    times = []
-    for _ in range(repeats):
-        started = time.perf_counter()
-        subprocess.run(_command("check", str(path)), check=True, capture_output=True)
-        times.append((time.perf_counter() - started) * 1000)
-    return {"name": "cli_cold_check_one_scenario", "median_ms": round(statistics.median(times), 1),
-            "baseline_ms": None, "ratio": None}
+    results = []
+    for name, args in (("cli_cold_help", ["--help"]), ("cli_cold_readings", ["readings"]),
+                       ("cli_cold_check_one_scenario", ["check", str(path)])):
+        subprocess.run(_command(*args), check=True, capture_output=True)
+        times = []
+        for _ in range(repeats):
+            started = time.perf_counter()
+            subprocess.run(_command(*args), check=True, capture_output=True)
+            times.append((time.perf_counter() - started) * 1000)
+        results.append({"name": name, "median_ms": round(statistics.median(times), 1), "baseline_ms": None,
+                        "ratio": None})
+    return results
 
 
 def bench_batch(name: str, args: list[str], count: int) -> dict[str, Any]:
@@ -146,6 +176,24 @@ def bench_batch(name: str, args: list[str], count: int) -> dict[str, Any]:
     return {"name": name, "median_ms": round(seconds * 1000 / count, 3), "baseline_ms": None, "ratio": None,
             "per_second": round(count / seconds, 1), "items": count, "seconds": round(seconds, 2),
             "peak_rss_mb": round(max(peak, before) / 1024, 1)}
+
+
+def bench_dask(scenarios: Path, count: int, jobs_result: dict[str, Any]) -> dict[str, Any]:
+    """The same corpus on a Dask LocalCluster of two worker processes (`check --dask`), against `--jobs 2`."""
+    import dask
+    from distributed import LocalCluster
+
+    with dask.config.set({"distributed.worker.daemon": False}):
+        cluster = LocalCluster(n_workers=2, threads_per_worker=1, processes=True, dashboard_address=":0")
+    try:
+        result = bench_batch(f"batch_check_{count}_scenarios_dask_local_cluster_2_workers",
+                             ["check", str(scenarios), "--dask", cluster.scheduler_address, "--json"], count)
+    finally:
+        cluster.close()
+    result.pop("peak_rss_mb")  # the cluster's workers are not this run's children
+    result["baseline_ms"] = jobs_result["median_ms"]
+    result["ratio"] = round(result["median_ms"] / jobs_result["median_ms"], 2)
+    return result
 
 
 def bench_search(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
@@ -244,21 +292,23 @@ def main(argv: list[str] | None = None) -> int:
     args = parser.parse_args(argv)
     quick = args.quick
     catalog, cards = catalog_cards()
-    jobs = str(os.cpu_count() or 1)
+    jobs = "2"  # the targets are for --jobs 2 (this workplace has two cores)
     results = bench_queries(catalog, cards, [20] if quick else [20, 100, 500], 5 if quick else 30)
     results += bench_plays(catalog, cards, 5 if quick else 50)
     with tempfile.TemporaryDirectory(prefix="pyengine-bench-") as tmp:
         folder = Path(tmp)
-        results.append(bench_cold(catalog, cards, folder, 2 if quick else 7))
+        results += bench_cold(catalog, cards, folder, 2 if quick else 9)
         scenarios = folder / "scenarios"
         scenarios.mkdir()
-        count = 100 if quick else 10_000
+        count = 100 if quick else 100_000
         rng = random.Random(7)
         for n in range(count):
             text = yaml.safe_dump(generated_state(rng, catalog, cards, 20))
-            (scenarios / f"s{n:05d}.yaml").write_text(text, encoding="utf-8")
-        results.append(bench_batch(f"batch_check_{count}_scenarios_jobs_{jobs}",
-                                   ["check", str(scenarios), "--jobs", jobs, "--json"], count))
+            (scenarios / f"s{n:06d}.yaml").write_text(text, encoding="utf-8")
+        on_jobs = bench_batch(f"batch_check_{count}_scenarios_jobs_{jobs}",
+                              ["check", str(scenarios), "--jobs", jobs, "--json"], count)
+        results.append(on_jobs)
+        results.append(bench_dask(scenarios, count, on_jobs))
         decks = folder / "decks"
         decks.mkdir()
         deck_count = 20 if quick else 1_000
@@ -271,6 +321,7 @@ def main(argv: list[str] | None = None) -> int:
                                     "--jobs", jobs, "--json"], deck_count))
     results += bench_search([2] if quick else [4, 5, 6], 1 if quick else 3)
     results += bench_server(catalog, cards, 5 if quick else 50, 40 if quick else 200)
+    results = [with_targets(r) for r in results]
     if args.json:
         print(json.dumps({"catalog": catalog, "results": results}, indent=2))
     else:
@@ -278,9 +329,12 @@ def main(argv: list[str] | None = None) -> int:
         for r in results:
             extra = f", ratio {r['ratio']} to baseline {r['baseline_ms']} ms" if r["ratio"] is not None else ""
             rate = f", {r['per_second']}/s, peak {r['peak_rss_mb']} MB" if "peak_rss_mb" in r else ""
+            rate += f", {r['per_second']}/s" if "per_second" in r and "peak_rss_mb" not in r and "p95_ms" not in r \
+                else ""
             rate += f", p95 {r['p95_ms']} ms, {r['per_second']}/s, {r['errors']} errors" if "p95_ms" in r else ""
             rate += f", {r['states']} states, {r['shapes']} shapes" if "shapes" in r else ""
-            print(f"{r['name']}: median {r['median_ms']} ms{extra}{rate}")
+            goal = f" [target {r['target']}: {'met' if r['met'] else 'not met'}]" if "target" in r else ""
+            print(f"{r['name']}: median {r['median_ms']} ms{extra}{rate}{goal}")
     return 0
 
 
