@@ -158,13 +158,14 @@ def tension_findings(document: str) -> list[Finding]:
 
 def deep_findings(document: str) -> list[Finding]:
     """Rules that never fire in any state of the bounded search, and rules whose removal changes no verdict."""
-    from pyengine.search import Side, fires_somewhere, search
+    from pyengine.search import Side, firing_rules, search
 
     game = GAME_OF[document]
     kb = kbase.load(game)
     findings = []
+    fired = firing_rules(game, sorted(kb.rules), 3, 3)
     for rule in sorted(kb.rules):
-        if not fires_somewhere(game, rule, 3, 3):
+        if not fired[rule]:
             findings.append(Finding(f"dead:{rule}", "warning", "dead-rule",
                                     f"{rule} fires in no state the search generates (up to 3 cards): the "
                                     "document's case lies outside the bounds or the generator's vocabulary",

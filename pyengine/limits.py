@@ -43,16 +43,18 @@ class LimitError(InputError):
         super().__init__(message, expected="a smaller state, or a higher limit")
 
 
-def bounded_solve(control: clingo.Control, what: str, seconds: float | None = None) -> tuple[bool, list[clingo.Symbol]]:
-    """Solve within the time limit: whether a model exists, and the shown atoms of the last (best) one.
-    Raises LimitError, naming `what` was stopped, when the limit runs out."""
+def bounded_solve(control: clingo.Control, what: str, seconds: float | None = None,
+                  assumptions: list[tuple[clingo.Symbol, bool]] | None = None) -> tuple[bool, list[clingo.Symbol]]:
+    """Solve within the time limit (under `assumptions`, atoms taken true or false for this solve only):
+    whether a model exists, and the shown atoms of the last (best) one. Raises LimitError, naming `what` was
+    stopped, when the limit runs out."""
     last: list[clingo.Symbol] = []
     limit = limits.solve_seconds if seconds is None else seconds
 
     def on_model(model: clingo.Model) -> None:
         last[:] = model.symbols(shown=True)
 
-    with control.solve(on_model=on_model, async_=True) as handle:
+    with control.solve(assumptions=assumptions or [], on_model=on_model, async_=True) as handle:
         if not handle.wait(limit):
             handle.cancel()
             raise LimitError(f"{what} stopped after {limit:g} s; the limit is set by --timeout")

@@ -4,8 +4,9 @@ its `--timeout` or grow past `--memory` (grounding included, which clingo cannot
 passes its deadline is killed; a worker that dies (killed, out of memory, a crash) is an error for its own
 unit only, and the run goes on with a fresh worker. This is the one place that starts workers.
 
-Workers are forked, so they start with everything the parent has loaded; each is recycled after 500 units,
-because clingo keeps every symbol it has seen for the life of a process. A long-running server keeps a
+Workers are forked, so they start with everything the parent has loaded; each is recycled after 500 units (a
+job that is a list, a batch of files, counts as one unit per item), because clingo keeps every symbol it has
+seen for the life of a process (a batch's keyed atoms are new symbols each time). A long-running server keeps a
 `WorkerPool` of such workers instead, forked from a fork server that was started before the server had threads.
 """
 
@@ -30,6 +31,14 @@ if TYPE_CHECKING:
 RECYCLE_AFTER = 500
 
 
+def units_of(job: Any) -> int:
+    """How many units of work a job is: a list (a batch of files) or a server job gathering requests ("jobs")
+    one per item, anything else one."""
+    if isinstance(job, dict) and isinstance(job.get("jobs"), list):
+        job = job["jobs"]
+    return max(1, len(job)) if isinstance(job, list) else 1
+
+
 @dataclass
 class Failure:
     """A unit of work that did not finish: why, in one line."""
@@ -50,8 +59,15 @@ def defect_message(error: BaseException) -> str:
 
 
 def _limit_memory(megabytes: int) -> None:
-    """Cap this process's address space (the memory ceiling)."""
-    ceiling = megabytes * 1024 * 1024
+    """Cap this process's address space at what it holds now plus `megabytes` (the memory ceiling): a forked
+    worker starts with its parent's address space, which a long-lived parent (a test run, a program using the
+    API, a Dask worker) may have grown far past the ceiling itself."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            held = int(statm.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):  # no /proc: the ceiling alone
+        held = 0
+    ceiling = held + megabytes * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
 
 
@@ -62,11 +78,13 @@ def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) ->
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget_open_sources()
     _limit_memory(megabytes)
-    for _ in range(RECYCLE_AFTER):
+    done = 0
+    while done < RECYCLE_AFTER:
         try:
             job = conn.recv()
         except (EOFError, OSError):
             return
+        done += units_of(job)
         try:
             reply: Any = ("ok", function(job))
         except MemoryError:
@@ -91,10 +109,13 @@ class _Slot:
         child.close()
         self.index: int | None = None
         self.deadline = 0.0
+        # Units of work done (units_of each job), and those of the job in hand.
         self.done = 0
+        self.units = 0
 
     def give(self, index: int, job: Any, seconds: float) -> None:
         self.index, self.deadline = index, time.monotonic() + seconds
+        self.units = units_of(job)
         self.conn.send(job)
 
     def stop(self) -> None:
@@ -145,7 +166,7 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
                     try:
                         status, value = slot.conn.recv()
                         outcome = value if status == "ok" else Failure(value)
-                        slot.done += 1
+                        slot.done += slot.units
                     except (EOFError, OSError):
                         outcome = Failure("stopped: the worker died (killed, or out of memory)")
                 elif time.monotonic() >= slot.deadline:
@@ -216,7 +237,7 @@ class WorkerPool:
             await asyncio.wait_for(ready, limit)
             status, value = slot.conn.recv()
             outcome = value if status == "ok" else Failure(value)
-            slot.done += 1
+            slot.done += slot.units
         except TimeoutError:
             outcome = Failure(f"stopped: the work took longer than {limit:g} s (--timeout)")
         except (EOFError, OSError):

@@ -21,7 +21,7 @@ import clingo
 from clingo import ast
 
 from pyengine import kb as kbase
-from pyengine.asp import Const, fact, number, render, symbol
+from pyengine.asp import Const, fact, number, symbol
 from pyengine.engine import program_files, reading_facts
 from pyengine.errors import InputError, closest
 from pyengine.games import registry
@@ -239,20 +239,29 @@ def scenario_of(game: str, finding: Finding, a: Side, b: Side, title: str) -> di
     return data
 
 
-def fires_somewhere(game: str, rule: str, max_cards: int, max_instances: int) -> bool:
-    """Whether some state of the bounded search gives a reason naming `rule`, under the reading choice the rule
-    depends on (if any)."""
-    control = clingo.Control(_bounds(max_cards, max_instances))
-    with ast.ProgramBuilder(control) as builder:
-        for statement in _world(game, "a", None):
-            builder.add(statement)
+def firing_rules(game: str, rules: list[str], max_cards: int, max_instances: int) -> dict[str, bool]:
+    """For each rule, whether some state of the bounded search gives a reason naming it, under the reading
+    choice the rule depends on (if any). The rules that depend on the same choice share one grounding of the
+    search: each is then one solve under the assumption that it fires."""
+    kb = kbase.load(game)
+    groups: dict[tuple[tuple[str, str], ...], list[str]] = {}
+    for rule in rules:
+        groups.setdefault(tuple(kb.rules[rule].readings[:1]), []).append(rule)
     generator = Path(rules_dir(), "search", f"{game}.lp").read_text(encoding="utf-8")
-    control.add("base", [], re.sub(r"#minimize[^.]*\.", "", generator, flags=re.S))
-    readings = dict(kbase.load(game).rules[rule].readings[:1])
-    control.add("base", [], _reading_facts(game, Side("rule's reading", readings), "a"))
-    control.add("base", [], "fires :- reason_a(_, R, _), R = " + render(Const(rule)) + ". :- not fires.")
-    control.ground([("base", [])])
-    try:
-        return bounded_solve(control, "the search for a firing state")[0]
-    except LimitError:
-        return True  # undecided within the limit: do not call the rule dead
+    fired: dict[str, bool] = {}
+    for readings, members in groups.items():
+        control = clingo.Control(_bounds(max_cards, max_instances))
+        with ast.ProgramBuilder(control) as builder:
+            for statement in _world(game, "a", None):
+                builder.add(statement)
+        control.add("base", [], re.sub(r"#minimize[^.]*\.", "", generator, flags=re.S))
+        control.add("base", [], _reading_facts(game, Side("rule's reading", dict(readings)), "a"))
+        control.add("base", [], "pyengine_fires(R) :- reason_a(_, R, _).")
+        control.ground([("base", [])])
+        for rule in members:
+            fires = clingo.Function("pyengine_fires", [clingo.Function(rule)])
+            try:
+                fired[rule] = bounded_solve(control, "the search for a firing state", assumptions=[(fires, True)])[0]
+            except LimitError:
+                fired[rule] = True  # undecided within the limit: do not call the rule dead
+    return fired

@@ -138,3 +138,29 @@ def test_check_answers_a_folder_in_batches_as_one_file_at_a_time(tmp_path: Path)
     together = api.check([folder], jobs=2).to_dict()
     alone = [api.answer(load_scenario(f)).to_dict() for f in files]
     assert together["scenarios"] == alone
+
+
+@pytest.mark.parametrize("game", ["lotr", "marvel", "dfm"])
+def test_the_encodings_run_with_plain_clingo_on_one_scenarios_facts(game: str) -> None:
+    """README: `pyengine facts FILE > facts.lp`, then clingo on the game's rules and facts folders and that file,
+    gives each question's verdict (the encodings need no rewriting and no Python), for a scenario whose
+    questions share their readings and timeline (one unit: pyengine.engine.units)."""
+    from pyengine.engine import units
+    from pyengine.resources import facts_dir, rules_dir
+
+    single = [s for s in _scenarios(game) if len(units(s, {})) == 1]
+    assert len(single) >= 8
+    for scenario in single[:8]:
+        facts = api.facts(scenario).facts
+        control = clingo.Control(["--warn=none"])
+        for path in [*sorted(Path(rules_dir(), "common").glob("*.lp")), *sorted(Path(rules_dir(), game).glob("*.lp")),
+                     *sorted(Path(facts_dir(), game).glob("*.lp"))]:
+            control.load(str(path))
+        control.add("base", [], "\n".join(facts))
+        control.ground([("base", [])])
+        with control.solve(yield_=True) as models:
+            shown = next(iter(models)).symbols(shown=True)
+        verdicts = {s.arguments[0].string: str(s.arguments[1]) for s in shown
+                    if s.name == "verdict" and s.arguments[0].type == clingo.SymbolType.String}
+        assert verdicts == {a.question.id: a.verdict for a in answer(scenario) if a.verdict is not None}, \
+            scenario.path
