@@ -20,7 +20,7 @@ import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, is_dataclass, replace
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, TextIO
 
 from pyengine import kb as kbase
 from pyengine.errors import InputError, InputErrors, closest
@@ -74,7 +74,26 @@ class Result:
 
     def to_json(self) -> str:
         """The result as the JSON text the command line prints with `--json`."""
-        return json.dumps(self.to_dict(), indent=2, ensure_ascii=False)
+        return "".join(_ENCODER.iterencode(self))
+
+    def write_json(self, stream: TextIO) -> None:
+        """Write `to_json()` to a stream piece by piece, never holding the whole text or its data (a check of
+        100,000 scenarios)."""
+        for piece in _ENCODER.iterencode(self):
+            stream.write(piece)
+
+
+def _one_level(value: Any) -> Any:
+    """A dataclass as the JSON encoder meets it: its fields (left out as `_plain` leaves them out), their values
+    converted when the encoder reaches them."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in fields(value) if not f.metadata.get("internal")
+                and not (getattr(value, f.name) is None and f.metadata.get("omit_none"))}
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+# The text `--json` prints: what json.dumps(to_dict(), indent=2, ensure_ascii=False) gives, built as it is written.
+_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False, default=_one_level)
 
 
 @dataclass

@@ -58,7 +58,8 @@ def _progress_line() -> Callable[[int, int], None]:
 def cmd_check(args: argparse.Namespace) -> int:
     result = _api().check(args.paths, args.readings, args.profile, args.jobs, _progress_line(), args.dask)
     if args.json:
-        print(result.to_json())
+        result.write_json(sys.stdout)
+        print()
         return 1 if result.failed else 0
     for scenario in result.scenarios:
         for entry in scenario.questions:
@@ -85,7 +86,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
     result = _api().check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
                                 _progress_line(), args.dask)
     if args.json:
-        print(result.to_json())
+        result.write_json(sys.stdout)
+        print()
     else:
         for entry in result.decks:
             print(f"{entry.file}: {entry.verdict}")
