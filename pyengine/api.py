@@ -471,7 +471,7 @@ def plays_many(tables: list[tuple[Scenario, str | None, Choices | None, str | No
     from pyengine.batch import answer_many
 
     asked: list[tuple[int, Scenario, Choices]] = []
-    results: list[Explanation | Exception] = [InputError("not answered")] * len(tables)
+    results: list[Any] = [None] * len(tables)
     for index, (scenario, player, readings, profile) in enumerate(tables):
         try:
             validate_choices(readings, profile)

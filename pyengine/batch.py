@@ -140,29 +140,30 @@ def _key_statement(statement: ast.AST, keyed: frozenset[Signature]) -> ast.AST:
 
 
 @cache
-def keyed_program(game: str, kinds: frozenset[str],
-                  inputs: frozenset[Signature]) -> tuple[tuple[ast.AST, ...], frozenset[Signature]]:
-    """The encodings for these question kinds with every atom that can differ between units keyed by its unit,
-    and the keyed signatures (rewritten once per process for each set of input predicates)."""
+def keyed_program(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[ast.AST, ...]:
+    """The encodings for these question kinds with every atom that can differ between units keyed by its unit
+    (rewritten once per process for each set of input predicates)."""
     statements = program(game, kinds)
     keyed = keyed_signatures(statements, inputs)
-    return tuple(_key_statement(s, keyed) for s in statements), keyed
+    return tuple(_key_statement(s, keyed) for s in statements)
 
 
 @dataclass
 class Batch:
-    """Units of one game answered by one Control, and their number of facts."""
+    """Units of one game answered by one Control: each with the index of the scenario it belongs to."""
 
     game: str
     units: list[Unit] = field(default_factory=list)
+    owners: list[int] = field(default_factory=list)
     size: int = 0
 
     def fits(self, unit: Unit) -> bool:
-        """Whether the unit can join: the same game, and room left."""
-        return unit.scenario.game.name == self.game and self.size + len(unit.facts) <= MAX_BATCH_FACTS
+        """Whether the unit's facts fit in what is left of the batch."""
+        return self.size + len(unit.facts) <= MAX_BATCH_FACTS
 
-    def add(self, unit: Unit) -> None:
+    def add(self, owner: int, unit: Unit) -> None:
         self.units.append(unit)
+        self.owners.append(owner)
         self.size += len(unit.facts)
 
 
@@ -173,8 +174,7 @@ class BatchFailed(Exception):
 def solve_batch(batch: Batch) -> list[list[clingo.Symbol]]:
     """Ground and solve the batch's units in one Control; each unit's shown atoms, without their unit key."""
     inputs = {(f.name, f.arity) for u in batch.units for f in u.facts}
-    statements, _ = keyed_program(batch.game, frozenset().union(*(u.kinds for u in batch.units)),
-                                      frozenset(inputs))
+    statements = keyed_program(batch.game, frozenset().union(*(u.kinds for u in batch.units)), frozenset(inputs))
     lines: list[str] = []
     for number, unit in enumerate(batch.units):
         lines.append(fact(UNIT_PREDICATE, number))
@@ -200,7 +200,6 @@ def answer_many(items: list[tuple[Scenario, dict[str, str]]]) -> list[list[Answe
     unit at a time, so that only the scenarios at fault fail)."""
     results: list[list[Answer] | Exception] = [[] for _ in items]
     answers: list[dict[str, Answer]] = [{} for _ in items]
-    owner: dict[int, int] = {}
     batches: list[Batch] = []
     open_batches: dict[str, Batch] = {}
     for index, (scenario, overrides) in enumerate(items):
@@ -210,19 +209,17 @@ def answer_many(items: list[tuple[Scenario, dict[str, str]]]) -> list[list[Answe
             results[index] = error
             continue
         for unit in found:
-            owner[id(unit)] = index
             batch = open_batches.get(scenario.game.name)
             if batch is None or not batch.fits(unit):
                 batch = open_batches[scenario.game.name] = Batch(scenario.game.name)
                 batches.append(batch)
-            batch.add(unit)
+            batch.add(index, unit)
     for batch in batches:
         try:  # a batch of one unit needs no keys: the plain encodings, as a one-scenario answer uses them
             shown = solve_batch(batch) if len(batch.units) > 1 else None
         except BatchFailed:
             shown = None
-        for position, unit in enumerate(batch.units):
-            index = owner[id(unit)]
+        for position, (index, unit) in enumerate(zip(batch.owners, batch.units, strict=True)):
             if isinstance(results[index], Exception):
                 continue
             try:

@@ -7,12 +7,11 @@ import shutil
 from collections.abc import Iterator
 from pathlib import Path
 
+import dask
+import distributed
 import pytest
 
 from conftest import ROOT
-
-dask = pytest.importorskip("dask")
-distributed = pytest.importorskip("distributed")
 
 SCENARIOS = ROOT / "tests" / "scenarios"
 DECK = ROOT / "examples" / "decks" / "sauron_eight.txt"
