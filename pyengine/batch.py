@@ -210,7 +210,8 @@ def answer_many(items: list[tuple[Scenario, dict[str, str]]]) -> list[list[Answe
             continue
         for unit in found:
             batch = open_batches.get(scenario.game.name)
-            if batch is None or not batch.fits(unit):
+            # A game over moments is grounded a moment at a time (pyengine.stepwise): each unit alone.
+            if batch is None or not batch.fits(unit) or scenario.game.timeline:
                 batch = open_batches[scenario.game.name] = Batch(scenario.game.name)
                 batches.append(batch)
             batch.add(index, unit)

@@ -14,6 +14,7 @@ import clingo
 from clingo import ast
 
 from pyengine import kb as kbase
+from pyengine import stepwise
 from pyengine.asp import Const, Fact, fact
 from pyengine.games import game as one_game
 from pyengine.limits import bounded_solve
@@ -88,23 +89,35 @@ DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp"}
 
 
 def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
-    """The encodings a set of question kinds needs: the shared ones, the game's base files, each kind's files,
-    and the game's ground facts (not its declarations)."""
+    """The encodings a set of question kinds needs: the shared ones the game loads, the game's base files, each
+    kind's files, and the game's ground facts (not its declarations)."""
     module = one_game(game)
     names = list(module.base_files)
     for kind in sorted(kinds):
         names += [n for n in module.kind_files[kind] if n not in names]
-    return [*sorted(Path(rules_dir(), "common").glob("*.lp")), *(Path(rules_dir(), game, n) for n in names),
+    return [*(Path(rules_dir(), "common", n) for n in module.common_files),
+            *(Path(rules_dir(), game, n) for n in names),
             *(p for p in sorted(Path(facts_dir(), game).glob("*.lp")) if p.name not in DECLARATION_FILES)]
 
 
 @cache
 def program(game: str, kinds: frozenset[str]) -> tuple[ast.AST, ...]:
-    """The parsed encodings for these question kinds, parsed once per process and replayed into each Control."""
+    """The parsed encodings for these question kinds, parsed once per process and replayed into each Control
+    (an #include is read relative to the file that names it)."""
     statements: list[ast.AST] = []
     for path in program_files(game, kinds):
-        ast.parse_string(path.read_text(encoding="utf-8"), statements.append)
+        ast.parse_files([str(path)], statements.append)
     return tuple(statements)
+
+
+def one_shot_parts(game: str, kinds: frozenset[str], steps: int) -> list[tuple[str, list[clingo.Symbol]]]:
+    """The program parts a search over states grounds in one call: base, and for a game over moments every part
+    of a scenario of `steps` actions, each step part at every moment (pyengine.stepwise)."""
+    if not one_game(game).timeline:
+        return [("base", [])]
+    fixed = {"base", stepwise.PARTS, stepwise.MOMENT, stepwise.ADVANCE, stepwise.ANSWERS}
+    names = {s.name for s in program(game, kinds) if s.ast_type == ast.ASTType.Program and s.name not in fixed}
+    return [("base", []), *stepwise.parts(steps, sorted(names))]
 
 
 def effective_readings(scenario: Scenario, question: Question, overrides: dict[str, str]) -> dict[str, str]:
@@ -129,7 +142,10 @@ def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Sym
         for statement in program(game, kinds):
             builder.add(statement)
     control.add("base", [], "\n".join(facts))
-    control.ground([("base", [])])
+    if one_game(game).timeline:
+        stepwise.ground(control)
+    else:
+        control.ground([("base", [])])
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")

@@ -4,6 +4,9 @@ the readings each answer rested on and the Duel's assumptions."""
 
 from __future__ import annotations
 
+import json
+import subprocess
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -141,25 +144,37 @@ def test_check_answers_a_folder_in_batches_as_one_file_at_a_time(tmp_path: Path)
 
 
 @pytest.mark.parametrize("game", ["lotr", "marvel", "dfm"])
-def test_the_encodings_run_with_plain_clingo_on_one_scenarios_facts(game: str) -> None:
+def test_the_encodings_run_with_plain_clingo_on_one_scenarios_facts(game: str, tmp_path: Path) -> None:
     """README: `pyengine facts FILE > facts.lp`, then clingo on the game's rules and facts folders and that file,
-    gives each question's verdict (the encodings need no rewriting and no Python), for a scenario whose
-    questions share their readings and timeline (one unit: pyengine.engine.units)."""
+    gives each question's verdict (the encodings need no rewriting), for a scenario whose questions share their
+    readings and timeline (one unit: pyengine.engine.units). The Duel's encodings run over moments: clingo's own
+    command line with Python scripts enabled (`python -m pyengine.stepwise`) runs their driver, rules/dfm/main.lp."""
     from pyengine.engine import units
+    from pyengine.games import game as one_game
     from pyengine.resources import facts_dir, rules_dir
 
+    module = one_game(game)
+    files = [*(Path(rules_dir(), "common", n) for n in module.common_files),
+             *sorted(Path(rules_dir(), game).glob("*.lp")), *sorted(Path(facts_dir(), game).glob("*.lp"))]
     single = [s for s in _scenarios(game) if len(units(s, {})) == 1]
     assert len(single) >= 8
     for scenario in single[:8]:
         facts = api.facts(scenario).facts
-        control = clingo.Control(["--warn=none"])
-        for path in [*sorted(Path(rules_dir(), "common").glob("*.lp")), *sorted(Path(rules_dir(), game).glob("*.lp")),
-                     *sorted(Path(facts_dir(), game).glob("*.lp"))]:
-            control.load(str(path))
-        control.add("base", [], "\n".join(facts))
-        control.ground([("base", [])])
-        with control.solve(yield_=True) as models:
-            shown = next(iter(models)).symbols(shown=True)
+        if module.timeline:
+            Path(tmp_path, "facts.lp").write_text("\n".join(facts), encoding="utf-8")
+            run = subprocess.run([sys.executable, "-m", "pyengine.stepwise", "--warn=none", "--outf=2",
+                                  *map(str, files), str(Path(tmp_path, "facts.lp"))], capture_output=True, text=True,
+                                 timeout=60)
+            [witness] = json.loads(run.stdout)["Call"][0]["Witnesses"]
+            shown = [clingo.parse_term(atom) for atom in witness["Value"]]
+        else:
+            control = clingo.Control(["--warn=none"])
+            for path in files:
+                control.load(str(path))
+            control.add("base", [], "\n".join(facts))
+            control.ground([("base", [])])
+            with control.solve(yield_=True) as models:
+                shown = next(iter(models)).symbols(shown=True)
         verdicts = {s.arguments[0].string: str(s.arguments[1]) for s in shown
                     if s.name == "verdict" and s.arguments[0].type == clingo.SymbolType.String}
         assert verdicts == {a.question.id: a.verdict for a in answer(scenario) if a.verdict is not None}, \

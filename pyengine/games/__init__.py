@@ -20,6 +20,9 @@ class Game(Protocol):
     deck_fields: set[str]
     input_predicates: set[str]
     flip_predicates: set[str]
+    # The shared encodings (rules/common) it loads, and whether its encodings run over moments (pyengine.stepwise).
+    common_files: tuple[str, ...]
+    timeline: bool
     base_files: tuple[str, ...]
     kind_files: dict[str, tuple[str, ...]]
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 import clingo
 
@@ -101,6 +101,11 @@ def describe_card(evidence: clingo.Symbol, catalog: Catalog) -> str:
 
 class CardGame:
     """What the card games (LOTR, Marvel) answer alike: questions share one timeline, and parameters name cards."""
+
+    # The shared encodings (rules/common) the game loads, and whether its encodings run over moments
+    # (pyengine.stepwise): a card game's state is one moment, grounded in one call.
+    common_files: ClassVar[tuple[str, ...]] = ("readings.lp", "verdicts.lp")
+    timeline: ClassVar[bool] = False
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
         return None

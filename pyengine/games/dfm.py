@@ -153,9 +153,13 @@ class Dfm:
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
+    # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
+    common_files: ClassVar[tuple[str, ...]] = ("readings.lp",)
+    # Its encodings run over moments, grounded one at a time (pyengine.stepwise, rules/dfm/state.lp).
+    timeline: ClassVar[bool] = True
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "victory.lp", "alliance.lp",
-                                             "assumptions.lp")
+                                             "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),

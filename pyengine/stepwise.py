@@ -1,0 +1,88 @@
+"""Grounds an encoding written over moments one moment at a time (the Duel for Middle-earth: rules/dfm/state.lp
+lists its parts). Grounded so, everything before a moment is a fact when the moment's steps are grounded: a
+scenario of any length grounds to facts only, in time and size linear in its number of actions, and a solve
+makes no choices. A step grounds only the parts its action can fire (step_part/2, derived in the part `parts`),
+because the grounder's cost for one call grows faster than the number of rules it is given. A search over states (edge
+cases, flips) grounds every part in one call instead, so that its choices reach every moment (`parts`). No
+verdict is decided here."""
+
+from __future__ import annotations
+
+import clingo
+
+# The parts that are not a step's: which step parts a moment's steps fire, what the state at moment t shows, the
+# state after step t, and the answers.
+PARTS = "parts"
+MOMENT = "moment"
+ADVANCE = "advance"
+ANSWERS = "answers"
+
+
+def steps(control: clingo.Control) -> int:
+    """The number of actions of the scenario grounded in `control`'s base part (its last_step/1 fact)."""
+    found = [a.symbol.arguments[0].number for a in control.symbolic_atoms.by_signature("last_step", 1)]
+    return max(found, default=0)
+
+
+def step_parts(control: clingo.Control, moment: int) -> list[str]:
+    """The parts the steps that start from `moment` fire, as the part `parts` derived them (step_part/2)."""
+    return sorted({a.symbol.arguments[1].name for a in control.symbolic_atoms.by_signature("step_part", 2)
+                   if a.symbol.arguments[0] == clingo.Number(moment)})
+
+
+def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symbol]]]:
+    """Every part of a scenario of `count` actions after base, every step part at every moment, in the order
+    they depend on each other; then the answers."""
+    out: list[tuple[str, list[clingo.Symbol]]] = []
+    for moment in range(count + 1):
+        number = [clingo.Number(moment)]
+        out += [(PARTS, number), (MOMENT, number), *((name, number) for name in step_names)]
+        if moment < count:
+            out.append((ADVANCE, number))
+    return [*out, (ANSWERS, [])]
+
+
+def ground(control: clingo.Control) -> None:
+    """Ground base, then moment by moment: the moment with the step parts it fires, the parts its steps fire,
+    and the state after it (with the next moment, which depends on nothing of the steps that start from it);
+    then the answers."""
+    control.ground([("base", [])])
+    count = steps(control)
+    control.ground([(MOMENT, [clingo.Number(0)]), (PARTS, [clingo.Number(0)])])
+    for moment in range(count + 1):
+        step(control, moment)
+        if moment < count:
+            advance(control, moment)
+    control.ground([(ANSWERS, [])])
+
+
+def step(control: clingo.Control, moment: int) -> None:
+    """Ground the parts the steps that start from `moment` fire (its parts part already grounded)."""
+    fired = step_parts(control, moment)
+    if fired:
+        control.ground([(name, [clingo.Number(moment)]) for name in fired])
+
+
+def advance(control: clingo.Control, moment: int) -> None:
+    """Ground the state after step `moment`, and what the next moment shows and fires."""
+    after = [clingo.Number(moment + 1)]
+    control.ground([(ADVANCE, [clingo.Number(moment)]), (MOMENT, after), (PARTS, after)])
+
+
+def main(arguments: list[str] | None = None) -> int:
+    """`python -m pyengine.stepwise [CLINGO OPTIONS] FILE...`: clingo's own command line with the Python scripts of
+    encodings enabled, so that rules/dfm/main.lp drives the grounding as pyengine does."""
+    import sys
+
+    import clingo.script
+    from clingo.application import Application, clingo_main
+
+    class Clingo(Application):
+        program_name = "clingo"
+
+    clingo.script.enable_python()
+    return clingo_main(Clingo(), sys.argv[1:] if arguments is None else arguments)
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
