@@ -13,7 +13,7 @@ from clingo import ast
 
 from pyengine import kb as kbase
 from pyengine.asp import render, symbol, term
-from pyengine.engine import Answer, answer, effective_readings, program, reading_facts
+from pyengine.engine import Answer, answer, effective_readings, one_shot_parts, program, reading_facts
 from pyengine.errors import InputError, closest
 from pyengine.limits import bounded_solve
 from pyengine.resources import rules_dir
@@ -66,7 +66,8 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
         ast.parse_string("\n".join(facts), lambda statement: builder.add(prefix(statement)))
     forbidden = render(term("verdict", question.id, symbol(before.verdict or "none")))
     control.add("base", [], ":- " + forbidden + ".\n#show change/1.\n#show verdict/2.\n#show reason/3.")
-    control.ground([("base", [])])
+    steps = max((int(f.arguments) for f in facts if f.name == "last_step"), default=0)
+    control.ground(one_shot_parts(game.name, frozenset({question.kind}), steps))
     satisfiable, best = bounded_solve(control, "the search for a change")
     if not satisfiable:
         return None

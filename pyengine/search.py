@@ -13,7 +13,6 @@ import re
 import time
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -22,7 +21,7 @@ from clingo import ast
 
 from pyengine import kb as kbase
 from pyengine.asp import Const, fact, number, symbol
-from pyengine.engine import program_files, reading_facts
+from pyengine.engine import one_shot_parts, program, reading_facts
 from pyengine.errors import InputError, closest
 from pyengine.games import registry
 from pyengine.limits import LimitError, bounded_solve, limits
@@ -88,13 +87,17 @@ def _mentions(node: Any, constant: str) -> bool:
     return constant in str(node)
 
 
-@cache
+def _kinds(game: str) -> frozenset[str]:
+    """Every question kind of the game: the search asks them all."""
+    return frozenset(registry()[game].kind_files)
+
+
 def _statements(game: str) -> tuple[ast.AST, ...]:
-    module = registry()[game]
-    statements: list[ast.AST] = []
-    for path in program_files(game, frozenset(module.kind_files)):
-        ast.parse_string(path.read_text(encoding="utf-8"), statements.append)
-    return tuple(statements)
+    return program(game, _kinds(game))
+
+
+# A searched state has one action (rules/search/<game>.lp): a game over moments grounds its parts for one step.
+SEARCH_STEPS = 1
 
 
 def _world(game: str, suffix: str, without_rule: str | None) -> list[ast.AST]:
@@ -162,7 +165,7 @@ def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limi
         control.add("base", [], _reading_facts(game, a, "a") + "\n" + _reading_facts(game, b, "b"))
         control.add("base", [], "\n".join(fact("known_shape", *map(symbol, shape)) for shape in known))
         control.add("base", [], "\n".join(fact("shape_rule", Const(r)) for r in shape_rules(game, a, b)))
-        control.ground([("base", [])])
+        control.ground(one_shot_parts(game, _kinds(game), SEARCH_STEPS))
         try:
             satisfiable, best = bounded_solve(control, "the search", max(0.1, deadline - time.monotonic()))
         except LimitError:
@@ -257,7 +260,7 @@ def firing_rules(game: str, rules: list[str], max_cards: int, max_instances: int
         control.add("base", [], re.sub(r"#minimize[^.]*\.", "", generator, flags=re.S))
         control.add("base", [], _reading_facts(game, Side("rule's reading", dict(readings)), "a"))
         control.add("base", [], "pyengine_fires(R) :- reason_a(_, R, _).")
-        control.ground([("base", [])])
+        control.ground(one_shot_parts(game, _kinds(game), SEARCH_STEPS))
         for rule in members:
             fires = clingo.Function("pyengine_fires", [clingo.Function(rule)])
             try:

@@ -1,0 +1,104 @@
+"""Whole Duel for Middle-earth games as scenarios: a written game that takes every card of the three chapters in
+turn (benchmarks and tests of games at full length), and random playouts that, from a setup, repeatedly take
+a random legal play of the player whose turn it is, as `pyengine plays` answers it, until no play is legal
+(the game is over). Which plays are legal, and when the game ends, the encodings decide; Python only picks
+and writes the actions down. A seed makes a playout reproducible."""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from pyengine import api
+from pyengine.games.dfm import CHOICES
+
+# The rows of each chapter's layout from the top (facts/dfm/layouts.lp).
+ROWS = {1: (2, 3, 4, 5, 6), 2: (6, 5, 4, 3, 2), 3: (2, 3, 4, 2, 4, 3, 2)}
+RACES = ("dwarves", "men", "elves", "hobbits", "wizards", "ents")
+
+
+def setup_state() -> dict[str, Any]:
+    """The state a written game and a playout start from: three allies each, a unit of each side on the board, two
+    connections, a Landmark tile open, two Alliance tokens of each race."""
+    return {"allies": {"fellowship": {"hidden": ["elrond", "goldberry", "boromir"]},
+                       "sauron": {"hidden": ["shelob", "warg", "grima"]}},
+            "units": {"fellowship": {"gondor": 1}, "sauron": {"mordor": 1}},
+            "connections": [["gondor", "mordor"], ["gondor", "rohan"]],
+            "tiles": ["minas_tirith"], "stacks": {race: 2 for race in RACES}}
+
+
+def written_game(actions: int | None = None) -> dict[str, Any]:
+    """A game that, turn by turn, takes the next card of the layout from the bottom row up (discarding it for
+    coins) and ends the turn, through the three chapters (120 actions), or its first `actions` actions."""
+    steps: list[dict[str, Any]] = []
+    players = ("fellowship", "sauron")
+    for chapter in (1, 2, 3):
+        rows = ROWS[chapter]
+        for row in range(len(rows), 0, -1):
+            for card in range(1, rows[row - 1] + 1):
+                player = players[len(steps) // 2 % 2]
+                steps += [{"player": player, "take": [row, card], "use": "discard"},
+                          {"player": player, "end_turn": True}]
+    steps = steps[:actions] if actions is not None else steps
+    count = len(steps)
+    return {"game": "dfm", "title": f"A written game of {count} actions", "cites": ["p11"], "chapter": 1,
+            "turn": "fellowship", "state": setup_state(), "actions": steps,
+            "questions": [{"id": "last-action", "ask": "action", "step": count},
+                          {"id": "tokens-at-the-end", "ask": "tokens", "after": count, "expect": 8},
+                          {"id": "winner", "ask": "winner", "after": count}]}
+
+
+def action_of(play: str, player: str) -> dict[str, Any]:
+    """A play of `pyengine plays` (its words, e.g. `take 5.1 play`, `call elrond enter race=elves`) as a scenario
+    action of `player`."""
+    words = play.split()
+    action: dict[str, Any] = {"player": player}
+    if words[0] == "take":
+        row, card = words[1].split(".")
+        return action | {"take": [int(row), int(card)], "use": words[2]}
+    if words[0] == "landmark":
+        return action | {"landmark": words[1]}
+    if words[0] == "alliance":
+        return action | {"alliance": words[1], "race": words[2].split("=", 1)[1]}
+    if words[0] != "call":
+        return action | {words[0]: True}
+    ally, effect = words[1], words[2]
+    action |= {"call": ally, "effect": effect}
+    kinds = dict(CHOICES[ally, effect])
+    if ally == "warg" and effect == "exit":
+        copied = next(w.split("=", 1)[1] for w in words[3:] if w.startswith("copy="))
+        kinds |= CHOICES[copied, "exit"]
+    for word in words[3:]:
+        name, value = word.split("=", 1)
+        kind = kinds.get(name)
+        if kind == "card":
+            action[name] = [int(n) for n in value.split(".")]
+        elif kind in ("connection", "move"):
+            action[name] = value.split("-")
+        else:
+            action[name] = value
+    return action
+
+
+def playout(seed: int, limit: int = 400) -> dict[str, Any]:
+    """A random game from the setup: each action a legal play, drawn with the seed, of a player with one; ends
+    when no play is legal (the game is over) or after `limit` actions. The scenario asks who won and how many
+    Power tokens there are after every action."""
+    rng = random.Random(seed)
+    game = written_game(0)
+    game["title"] = f"A random playout (seed {seed})"
+    game["questions"] = []
+    while len(game["actions"]) < limit:
+        legal = [(q.question.split(":", 1)[1], play.play) for q in api.plays(dict(game)).questions
+                 for play in q.plays or [] if play.verdict == "legal"]
+        if not legal:
+            break
+        player, play = rng.choice(sorted(legal))
+        game["actions"].append(action_of(play, player))
+    count = len(game["actions"])
+    game["questions"] = [{"id": "winner", "ask": "winner", "after": count},
+                         *({"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1))]
+    return game
+
+
+__all__ = ["action_of", "playout", "setup_state", "written_game"]
