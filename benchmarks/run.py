@@ -12,7 +12,9 @@ same corpus on a Dask LocalCluster of two workers (`--dask`) against it; `pyengi
 decklists; the edge-case search (LOTR default against gemp) at 4, 5 and 6 cards: the first smallest state and
 every shape; the web server (`pyengine serve`): its start, a warm `/api/plays` on the 2x20 state end to end
 against the same `plays` answered in-process, and 200 requests at concurrency 20 and at 8 (latency p50/p95,
-requests per second). Each figure with a target carries it (`target`) and whether this run met it (`met`).
+requests per second); the Duel for Middle-earth at game scale (a written game of 20 and of 120 actions checked,
+`plays` on the example and after 40 actions, every reading side by side, the Duel folder, ground atoms per
+action). Each figure with a target carries it (`target`) and whether this run met it (`met`).
 """
 
 from __future__ import annotations
@@ -53,6 +55,13 @@ TARGETS: dict[str, list[tuple[str, str, float]]] = {
     "batch_check": [("per_second", ">=", 2000.0), ("peak_rss_mb", "<", 300.0)],
     "server_plays_200_requests_concurrency_8": [("per_second", ">=", 300.0), ("p95_ms", "<=", 25.0)],
     "server_start_to_first_answer": [("median_ms", "<", 2000.0)],
+    # Issue 23's targets for the Duel for Middle-earth.
+    "dfm_check_20_actions": [("median_ms", "<=", 300.0)],
+    "dfm_check_whole_game": [("median_ms", "<=", 2000.0)],
+    "dfm_plays_example": [("median_ms", "<=", 200.0)],
+    "dfm_plays_after_40_actions": [("median_ms", "<=", 500.0)],
+    "dfm_every_reading_example": [("median_ms", "<=", 2000.0)],
+    "dfm_check_scenario_folder": [("median_ms", "<=", 2000.0)],
 }
 
 
@@ -285,6 +294,50 @@ def bench_server(catalog: str, cards: list[Any], repeats: int, requests: int) ->
         process.wait(10)
 
 
+def _ground_atoms(game: dict[str, Any]) -> int:
+    """The ground atoms of a Duel scenario's one unit, grounded moment by moment."""
+    import clingo
+    from clingo import ast
+
+    from pyengine import api, stepwise
+    from pyengine.engine import program, units
+
+    [unit] = units(api.load(game), {})
+    control = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(control) as builder:
+        for statement in program("dfm", unit.kinds):
+            builder.add(statement)
+    control.add("base", [], "\n".join(unit.facts))
+    stepwise.ground(control)
+    return len(control.symbolic_atoms)
+
+
+def bench_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
+    """Duel for Middle-earth at game scale (issue 23): a written game's first 20 actions and all 120 checked,
+    `plays` on the example and after 40 actions, every reading side by side on the example, the Duel scenario
+    folder checked, and the ground atoms per action at 10 and 100 actions (slope between them)."""
+    from pyengine import api, playouts
+    from pyengine.web.jobs import compare
+
+    example = ROOT / "examples" / "dfm_warg_and_elrond.yaml"
+    after_40 = {**playouts.written_game(40), "questions": []}
+    figures = [("dfm_check_20_actions", lambda: api.answer(playouts.written_game(20))),
+               ("dfm_check_whole_game", lambda: api.answer(playouts.written_game())),
+               ("dfm_plays_example", lambda: api.plays(example)),
+               ("dfm_plays_after_40_actions", lambda: api.plays(after_40)),
+               ("dfm_check_scenario_folder", lambda: api.check([ROOT / "tests" / "scenarios" / "dfm"]))]
+    if not quick:
+        text = example.read_text(encoding="utf-8")
+        figures.append(("dfm_every_reading_example", lambda: compare({"scenario": text, "name": str(example)})))
+    results = [{"name": name, "median_ms": round(median_ms(run, repeats), 1), "ratio": None}
+               for name, run in figures]
+    atoms = {n: _ground_atoms(playouts.written_game(n)) for n in (10, 100)}
+    results.append({"name": "dfm_ground_atoms_per_action", "median_ms": 0.0, "ratio": None,
+                    "atoms_10": atoms[10], "atoms_100": atoms[100], "per_action_10": round(atoms[10] / 10, 1),
+                    "per_action_100": round(atoms[100] / 100, 1), "slope": round((atoms[100] - atoms[10]) / 90, 1)})
+    return results
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="pyengine benchmarks")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (the test suite uses it)")
@@ -321,6 +374,7 @@ def main(argv: list[str] | None = None) -> int:
                                     "--jobs", jobs, "--json"], deck_count))
     results += bench_search([2] if quick else [4, 5, 6], 1 if quick else 3)
     results += bench_server(catalog, cards, 5 if quick else 50, 40 if quick else 200)
+    results += bench_duel(1 if quick else 5, quick)
     results = [with_targets(r) for r in results]
     if args.json:
         print(json.dumps({"catalog": catalog, "results": results}, indent=2))
@@ -333,6 +387,8 @@ def main(argv: list[str] | None = None) -> int:
                 else ""
             rate += f", p95 {r['p95_ms']} ms, {r['per_second']}/s, {r['errors']} errors" if "p95_ms" in r else ""
             rate += f", {r['states']} states, {r['shapes']} shapes" if "shapes" in r else ""
+            rate += (f", ground atoms {r['atoms_10']} at 10 actions, {r['atoms_100']} at 100, slope {r['slope']} a step"
+                     if "slope" in r else "")
             goal = f" [target {r['target']}: {'met' if r['met'] else 'not met'}]" if "target" in r else ""
             print(f"{r['name']}: median {r['median_ms']} ms{extra}{rate}{goal}")
     return 0

@@ -27,3 +27,7 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
     assert any(name.startswith("batch_deck_") for name in results)
     assert results["server_plays_2x20_warm_end_to_end"]["ratio"] > 0
     assert results["server_plays_40_requests_concurrency_20"]["errors"] == 0
+    assert results["dfm_check_whole_game"]["median_ms"] > 0 and isinstance(results["dfm_check_whole_game"]["met"], bool)
+    assert results["dfm_plays_example"]["target"] == "median_ms <= 200"
+    atoms = results["dfm_ground_atoms_per_action"]
+    assert 0 < atoms["atoms_10"] < atoms["atoms_100"] and atoms["slope"] > 0
