@@ -92,10 +92,6 @@ def _kinds(game: str) -> frozenset[str]:
     return frozenset(registry()[game].kind_files)
 
 
-def _statements(game: str) -> tuple[ast.AST, ...]:
-    return program(game, _kinds(game))
-
-
 # A searched state has one action (rules/search/<game>.lp): a game over moments grounds its parts for one step.
 SEARCH_STEPS = 1
 
@@ -106,7 +102,7 @@ def _world(game: str, suffix: str, without_rule: str | None) -> list[ast.AST]:
     inputs = frozenset(registry()[game].input_predicates)
     rename = _Rename(suffix, inputs)
     out = []
-    for statement in _statements(game):
+    for statement in program(game, _kinds(game)):
         kind = statement.ast_type
         if kind in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm):
             continue

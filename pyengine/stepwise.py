@@ -43,12 +43,13 @@ def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symb
 
 
 def ground(control: clingo.Control) -> None:
-    """Ground base, then moment by moment: the moment with the step parts it fires, the parts its steps fire,
-    and the state after it (with the next moment, which depends on nothing of the steps that start from it);
-    then the answers."""
+    """Ground base and, in one call, which parts the steps of every moment fire; then moment by moment: the
+    moment, the parts its steps fire, and the state after it (with the next moment, which depends on nothing of
+    the steps that start from it); then the answers."""
     control.ground([("base", [])])
     count = steps(control)
-    control.ground([(MOMENT, [clingo.Number(0)]), (PARTS, [clingo.Number(0)])])
+    control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(count + 1)])
+    control.ground([(MOMENT, [clingo.Number(0)])])
     for moment in range(count + 1):
         step(control, moment)
         if moment < count:
@@ -64,9 +65,8 @@ def step(control: clingo.Control, moment: int) -> None:
 
 
 def advance(control: clingo.Control, moment: int) -> None:
-    """Ground the state after step `moment`, and what the next moment shows and fires."""
-    after = [clingo.Number(moment + 1)]
-    control.ground([(ADVANCE, [clingo.Number(moment)]), (MOMENT, after), (PARTS, after)])
+    """Ground the state after step `moment`, and what the next moment shows."""
+    control.ground([(ADVANCE, [clingo.Number(moment)]), (MOMENT, [clingo.Number(moment + 1)])])
 
 
 def main(arguments: list[str] | None = None) -> int:

@@ -87,3 +87,20 @@ def test_every_duel_file_grounds_to_facts_with_no_choices(plays: bool) -> None:
         for control in _grounded(path, plays):
             assert all(atom.is_fact for atom in control.symbolic_atoms), path
             assert control.statistics["solving"]["solvers"]["choices"] == 0, path
+
+
+def test_a_plays_question_grounds_every_step_part() -> None:
+    """After the last step a `plays` question tries every action, so step_part/2 must name every step part the
+    encodings have (state.lp lists them by hand)."""
+    names = {s.name for s in program("dfm", frozenset({"plays"})) if s.ast_type == ast.ASTType.Program} - {
+        "base", stepwise.PARTS, stepwise.MOMENT, stepwise.ADVANCE, stepwise.ANSWERS}
+    [unit] = units(api._plays_table(api.load(Path("examples/dfm_warg_and_elrond.yaml")), "sauron"), {})
+    control = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(control) as builder:
+        for statement in program("dfm", unit.kinds):
+            builder.add(statement)
+    control.add("base", [], "\n".join(unit.facts))
+    control.ground([("base", [])])
+    last = stepwise.steps(control)
+    control.ground([(stepwise.PARTS, [clingo.Number(last)])])
+    assert set(stepwise.step_parts(control, last)) == names
