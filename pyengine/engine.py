@@ -183,16 +183,21 @@ def units(scenario: Scenario, overrides: dict[str, str]) -> list[Unit]:
     return found
 
 
+# A shown atom as its name and arguments, read from clingo once (each read of a Symbol's parts builds new objects).
+Atom = tuple[str, list[clingo.Symbol]]
+
+
 def read_answers(unit: Unit, symbols: list[clingo.Symbol]) -> dict[str, Answer]:
     """The answers of one unit's questions, read from the shown atoms of its stable model."""
     kb = kbase.load(unit.scenario.game.name)
-    undeclared = sorted({str(s.arguments[1]) for s in symbols if s.name == "reason"} - set(kb.rules))
+    atoms: list[Atom] = [(s.name, s.arguments) for s in symbols]
+    undeclared = sorted({str(args[1]) for name, args in atoms if name == "reason"} - set(kb.rules))
     if undeclared:
         raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
-    by_term: dict[clingo.Symbol, list[clingo.Symbol]] = {}
-    for symbol in symbols:
-        if symbol.arguments:
-            by_term.setdefault(symbol.arguments[0], []).append(symbol)
+    by_term: dict[clingo.Symbol, list[Atom]] = {}
+    for atom in atoms:
+        if atom[1]:
+            by_term.setdefault(atom[1][0], []).append(atom)
     answers: dict[str, Answer] = {}
     for q in unit.questions:
         term = clingo.String(q.id)
@@ -212,19 +217,19 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
     return [answers[q.id] for q in scenario.questions]
 
 
-def _verdict(name: str, atoms: list[clingo.Symbol]) -> tuple[str | None, list[Reason]]:
+def _verdict(name: str, atoms: list[Atom]) -> tuple[str | None, list[Reason]]:
     """The verdict and the reasons among the atoms of one question (or one play of a `plays` question)."""
-    verdicts = [str(s.arguments[1]) for s in atoms if s.name == "verdict"]
+    verdicts = [str(args[1]) for kind, args in atoms if kind == "verdict"]
     if len(verdicts) > 1:
         raise RuntimeError(f"question {name} got several verdicts {verdicts}: a defect of the encodings")
-    reasons = sorted((Reason(str(s.arguments[1]), s.arguments[2]) for s in atoms if s.name == "reason"),
+    reasons = sorted((Reason(str(args[1]), args[2]) for kind, args in atoms if kind == "reason"),
                      key=lambda r: (r.rule, str(r.evidence)))
     return (verdicts[0] if verdicts else None), reasons
 
 
-def _assumed(atoms: list[clingo.Symbol]) -> list[str]:
+def _assumed(atoms: list[Atom]) -> list[str]:
     """The base-game assumptions among the atoms of one question (or one play)."""
-    return sorted({str(s.arguments[1]) for s in atoms if s.name == "assumed"})
+    return sorted({str(args[1]) for kind, args in atoms if kind == "assumed"})
 
 
 def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, str]) -> dict[str, str]:
@@ -232,7 +237,7 @@ def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, 
     return {name: value for r in reasons for name, value in kb.rules[r.rule].readings if readings.get(name) == value}
 
 
-def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol, list[clingo.Symbol]],
+def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol, list[Atom]],
            kb: kbase.KnowledgeBase, readings: dict[str, str]) -> list[Play]:
     """The plays a `plays` question unfolded into (question terms play(Q, ...) in the encodings)."""
     plays = []

@@ -6,6 +6,7 @@ the setup. Base-game facts are assumptions kept in facts/dfm/base_game.lp."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any, ClassVar
 
 import clingo
@@ -104,6 +105,27 @@ DERIVED = {"chapter", "face_up", "available"}
 # The words of each kind of argument.
 WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play"),
          "colour": COLOURS}
+
+
+@lru_cache(maxsize=16_384)
+def _play_words(option: clingo.Symbol) -> str:
+    """The words of an option a `plays` question tried (its term depends on nothing else: the call templates are
+    fixed), kept for the next reading of the same option (a play is named in its answer, its result and its
+    explanation)."""
+    if option.name == "take":
+        row, col, use = option.arguments
+        return f"take {row.number}.{col.number} {use.name}"
+    if option.name == "landmark":
+        return f"landmark {_value_words(option.arguments[0])}"
+    if option.name == "alliance":
+        return f"alliance {option.arguments[0].name} race={option.arguments[1].name}"
+    if option.name != "call":
+        return option.name
+    template, *values = option.arguments
+    ally, effect, fixed, slots = TEMPLATES[template.number]
+    words = [f"{n}={v}" for n, v in fixed.items()]
+    words += [f"{name}={_value_words(value)}" for (name, _), value in zip(slots, values, strict=False)]
+    return " ".join(["call", ally, effect, *words])
 
 
 # An action: its act/3 term, its choices (name, value), and its words.
@@ -497,22 +519,8 @@ class Dfm:
 
     def play_id(self, term: clingo.Symbol, state: State) -> str:
         """An action a `plays` question tried, play(Q, O), as the words of a scenario action: `take 1.2 play`,
-        `end_turn`, `move_nazgul`, `call elrond enter race=elves`."""
-        option = term.arguments[1]
-        if option.name == "take":
-            row, col, use = option.arguments
-            return f"take {row.number}.{col.number} {use.name}"
-        if option.name == "landmark":
-            return f"landmark {_value_words(option.arguments[0])}"
-        if option.name == "alliance":
-            return f"alliance {option.arguments[0].name} race={option.arguments[1].name}"
-        if option.name != "call":
-            return option.name
-        ally, effect, fixed, slots = TEMPLATES[option.arguments[0].number]
-        values = [f"{n}={v}" for n, v in fixed.items()]
-        values += [f"{name}={_value_words(value)}" for (name, _), value in zip(slots, option.arguments[1:],
-                                                                               strict=False)]
-        return " ".join(["call", ally, effect, *values])
+        `end_turn`, `move_nazgul`, `call elrond enter race=elves` (the state does not enter into them)."""
+        return _play_words(term.arguments[1])
 
     def describe_play(self, term: clingo.Symbol, state: State) -> str:
         return self.play_id(term, state)
