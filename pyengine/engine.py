@@ -137,12 +137,16 @@ def reading_facts(readings: dict[str, str], predicate: str = "reading_chosen") -
 
 def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Symbol]:
     """Ground and solve the encodings these question kinds need, with these facts; the stable model's atoms."""
+    timeline = one_game(game).timeline
+    statements = program(game, kinds)
+    if timeline:
+        statements = stepwise.fired_program(statements, facts)
     control = clingo.Control(["--warn=none"])
     with ast.ProgramBuilder(control) as builder:
-        for statement in program(game, kinds):
+        for statement in statements:
             builder.add(statement)
     control.add("base", [], "\n".join(facts))
-    if one_game(game).timeline:
+    if timeline:
         stepwise.ground(control)
     else:
         control.ground([("base", [])])
