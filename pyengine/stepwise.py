@@ -56,10 +56,13 @@ def fired_program(statements: Sequence[ast.AST], facts: list[str]) -> list[ast.A
     return [statement for part, statement in placed if part in kept or statement.ast_type == ast.ASTType.Program]
 
 
-def step_parts(control: clingo.Control, moment: int) -> list[str]:
-    """The parts the steps that start from `moment` fire, as the part `parts` derived them (step_part/2)."""
-    return sorted({a.symbol.arguments[1].name for a in control.symbolic_atoms.by_signature("step_part", 2)
-                   if a.symbol.arguments[0] == clingo.Number(moment)})
+def step_parts(control: clingo.Control) -> dict[int, list[str]]:
+    """For each moment, the parts its steps fire, as the part `parts` derived them (step_part/2), read once."""
+    found: dict[int, set[str]] = {}
+    for atom in control.symbolic_atoms.by_signature("step_part", 2):
+        moment, part = atom.symbol.arguments
+        found.setdefault(moment.number, set()).add(part.name)
+    return {moment: sorted(names) for moment, names in found.items()}
 
 
 def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symbol]]]:
@@ -75,31 +78,21 @@ def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symb
 
 
 def ground(control: clingo.Control) -> None:
-    """Ground base and, in one call, which parts the steps of every moment fire; then moment by moment: the
-    moment, the parts its steps fire, and the state after it (with the next moment, which depends on nothing of
-    the steps that start from it); then the answers."""
+    """Ground base and, in one call, which parts the steps of every moment fire; then moment by moment: the parts
+    its steps fire, and the state after it with what the next moment shows (which depends on nothing of the
+    steps that start from it); then the answers."""
     control.ground([("base", [])])
     count = steps(control)
     control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(count + 1)])
+    fired = step_parts(control)
     control.ground([(MOMENT, [clingo.Number(0)])])
     for moment in range(count + 1):
-        step(control, moment)
+        number = [clingo.Number(moment)]
+        if fired.get(moment):
+            control.ground([(name, number) for name in fired[moment]])
         if moment < count:
-            advance(control, moment)
+            control.ground([(ADVANCE, number), (MOMENT, [clingo.Number(moment + 1)])])
     control.ground([(ANSWERS, [])])
-
-
-def step(control: clingo.Control, moment: int) -> None:
-    """Ground the parts the steps that start from `moment` fire (its parts part already grounded)."""
-    fired = step_parts(control, moment)
-    if fired:
-        control.ground([(name, [clingo.Number(moment)]) for name in fired])
-
-
-def advance(control: clingo.Control, moment: int) -> None:
-    """Ground the state after step `moment`, and what the next moment shows."""
-    control.ground([(ADVANCE, [clingo.Number(moment)]), (MOMENT, [clingo.Number(moment + 1)])])
-
 
 def main(arguments: list[str] | None = None) -> int:
     """`python -m pyengine.stepwise [CLINGO OPTIONS] FILE...`: clingo's own command line with the Python scripts of

@@ -103,4 +103,4 @@ def test_a_plays_question_grounds_every_step_part() -> None:
     control.ground([("base", [])])
     last = stepwise.steps(control)
     control.ground([(stepwise.PARTS, [clingo.Number(last)])])
-    assert set(stepwise.step_parts(control, last)) == names
+    assert set(stepwise.step_parts(control)[last]) == names
