@@ -115,9 +115,7 @@ def one_shot_parts(game: str, kinds: frozenset[str], steps: int) -> list[tuple[s
     of a scenario of `steps` actions, each step part at every moment (pyengine.stepwise)."""
     if not one_game(game).timeline:
         return [("base", [])]
-    fixed = {"base", stepwise.PARTS, stepwise.MOMENT, stepwise.ADVANCE, stepwise.ANSWERS}
-    names = {s.name for s in program(game, kinds) if s.ast_type == ast.ASTType.Program and s.name not in fixed}
-    return [("base", []), *stepwise.parts(steps, sorted(names))]
+    return [("base", []), *stepwise.parts(steps, stepwise.step_part_names(program(game, kinds)))]
 
 
 def effective_readings(scenario: Scenario, question: Question, overrides: dict[str, str]) -> dict[str, str]:

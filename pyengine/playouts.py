@@ -1,16 +1,20 @@
 """Whole Duel for Middle-earth games as scenarios: a written game that takes every card of the three chapters in
 turn (benchmarks and tests of games at full length), and random playouts that, from a setup, repeatedly take
-a random legal play of the player whose turn it is, as `pyengine plays` answers it, until no play is legal
-(the game is over). Which plays are legal, and when the game ends, the encodings decide; Python only picks
-and writes the actions down. A seed makes a playout reproducible."""
+a random open play of either player, as `pyengine plays` answers it, until no play is open (the game is over).
+Which plays are open, and when the game ends, the encodings decide; Python only draws one and writes the
+actions down. A seed makes a playout reproducible."""
 
 from __future__ import annotations
 
 import random
 from typing import Any
 
-from pyengine import api
-from pyengine.games.dfm import CHOICES
+import clingo
+from clingo import ast
+
+from pyengine import api, stepwise
+from pyengine.engine import program, units
+from pyengine.games.dfm import CHOICES, GAME
 
 # The rows of each chapter's layout from the top (facts/dfm/layouts.lp).
 ROWS = {1: (2, 3, 4, 5, 6), 2: (6, 5, 4, 3, 2), 3: (2, 3, 4, 2, 4, 3, 2)}
@@ -80,24 +84,50 @@ def action_of(play: str, player: str) -> dict[str, Any]:
     return action
 
 
-def playout(seed: int, limit: int = 400) -> dict[str, Any]:
-    """A random game from the setup: each action a legal play, drawn with the seed, of a player with one; ends
-    when no play is legal (the game is over) or after `limit` actions. The scenario asks who won and how many
-    Power tokens there are after every action."""
-    rng = random.Random(seed)
+def _table() -> Any:
+    """The setup with a `plays` question for each player: the facts a playout's Control starts from."""
     game = written_game(0)
-    game["title"] = f"A random playout (seed {seed})"
-    game["questions"] = []
-    while len(game["actions"]) < limit:
-        legal = [(q.question.split(":", 1)[1], play.play) for q in api.plays(dict(game)).questions
-                 for play in q.plays or [] if play.verdict == "legal"]
-        if not legal:
+    game["questions"] = [{"id": f"plays:{player}", "ask": "plays", "player": player}
+                         for player in ("fellowship", "sauron")]
+    return api.load(game)
+
+
+def playout(seed: int, limit: int = 400) -> dict[str, Any]:
+    """A random game from the setup: each action a play open at the moment it is taken (the encodings' open_play/4,
+    as `pyengine plays` answers), drawn with the seed; ends when no play is open (the game is over) or after
+    `limit` actions. One Control grounds the game a moment at a time: every play of both players at the moment,
+    then the state after the one drawn (the parts ask and choose, rules/dfm/plays.lp and state.lp). The scenario
+    asks who won and how many Power tokens there are after every action."""
+    rng = random.Random(seed)
+    [unit] = units(_table(), {})
+    statements = program("dfm", unit.kinds)
+    names = stepwise.step_part_names(statements)
+    control = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(control) as builder:
+        for statement in statements:
+            builder.add(statement)
+    control.add("base", [], "\n".join(unit.facts))
+    control.ground([("base", [])])
+    control.ground([(stepwise.PARTS, [clingo.Number(0)]), (stepwise.MOMENT, [clingo.Number(0)])])
+    actions: list[dict[str, Any]] = []
+    while len(actions) < limit:
+        moment = clingo.Number(len(actions))
+        control.ground([(name, [moment]) for name in names])
+        open_plays = sorted(a.symbol.arguments[1:] for a in control.symbolic_atoms.by_signature("open_play", 4)
+                            if a.symbol.arguments[0] == moment)
+        if not open_plays:
             break
-        player, play = rng.choice(sorted(legal))
-        game["actions"].append(action_of(play, player))
-    count = len(game["actions"])
-    game["questions"] = [{"id": "winner", "ask": "winner", "after": count},
-                         *({"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1))]
+        step, player, option = rng.choice(open_plays)
+        words = GAME.play_id(clingo.Function("play", [step.arguments[0], option]), None)
+        actions.append(action_of(words, player.name))
+        after = [clingo.Number(len(actions))]
+        control.ground([(stepwise.CHOOSE, [moment, step]), (stepwise.ADVANCE, [moment]), (stepwise.MOMENT, after),
+                        (stepwise.ASK, after), (stepwise.PARTS, after)])
+    game = written_game(0)
+    count = len(actions)
+    tokens = [{"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1)]
+    game |= {"title": f"A random playout (seed {seed})", "actions": actions,
+             "questions": [{"id": "winner", "ask": "winner", "after": count}, *tokens]}
     return game
 
 

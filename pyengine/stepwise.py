@@ -19,6 +19,11 @@ PARTS = "parts"
 MOMENT = "moment"
 ADVANCE = "advance"
 ANSWERS = "answers"
+# The parts only a random playout grounds (pyengine.playouts): the plays are asked at a moment; the game goes on
+# by one of them.
+ASK = "ask"
+CHOOSE = "choose"
+FIXED = {"base", PARTS, MOMENT, ADVANCE, ANSWERS, ASK, CHOOSE}
 
 
 def steps(control: clingo.Control) -> int:
@@ -37,6 +42,11 @@ def _parts_of(statements: Sequence[ast.AST]) -> list[tuple[str, ast.AST]]:
     return out
 
 
+def step_part_names(statements: Sequence[ast.AST]) -> list[str]:
+    """The names of the step parts of a program: every part but base and the fixed ones above."""
+    return sorted({s.name for s in statements if s.ast_type == ast.ASTType.Program} - FIXED)
+
+
 def fired_program(statements: Sequence[ast.AST], facts: list[str]) -> list[ast.AST]:
     """The program without the step parts no moment of this scenario fires. Every ground call costs time for
     every rule of the program, grounded or not (about 2 ms a call for the Duel's ~470 rules of parts), so a
@@ -52,7 +62,7 @@ def fired_program(statements: Sequence[ast.AST], facts: list[str]) -> list[ast.A
     probe.ground([("base", [])])
     probe.ground([(PARTS, [clingo.Number(moment)]) for moment in range(steps(probe) + 1)])
     fired = {a.symbol.arguments[1].name for a in probe.symbolic_atoms.by_signature("step_part", 2)}
-    kept = {"base", PARTS, MOMENT, ADVANCE, ANSWERS, *fired}
+    kept = {*FIXED, *fired}
     return [statement for part, statement in placed if part in kept or statement.ast_type == ast.ASTType.Program]
 
 

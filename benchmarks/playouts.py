@@ -1,0 +1,80 @@
+"""Random playouts of the Duel for Middle-earth to the end of the game (issue 23), many at a time: each playout
+is drawn from a seed (pyengine.playouts.playout), written as a scenario file, and answered again from the file
+with a question for every action (done), the Power tokens after every action (8) and who won. Prints each
+playout as a JSON line and then the distribution of game lengths and of how games end, and how long the
+answers took.
+
+    python benchmarks/playouts.py [--count 100] [--jobs 2] [--first-seed 1] [--out DIR] [--json]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import statistics
+import sys
+import tempfile
+import time
+from collections import Counter
+from concurrent.futures import ProcessPoolExecutor
+from pathlib import Path
+from typing import Any
+
+import yaml
+
+from pyengine import api, playouts
+
+# A game that runs its course takes 100-150 actions; one that has not ended by this many is reported as such.
+LIMIT = 400
+
+
+def one(job: tuple[int, str]) -> dict[str, Any]:
+    """One playout: drawn, written to the folder, answered again from the file."""
+    seed, folder = job
+    started = time.perf_counter()
+    game = playouts.playout(seed, limit=LIMIT)
+    drawn = time.perf_counter() - started
+    count = len(game["actions"])
+    game["questions"] += [{"id": f"step-{n}", "ask": "action", "step": n, "expect": "done"}
+                          for n in range(1, count + 1)]
+    path = Path(folder, f"playout_{seed:04d}.yaml")
+    path.write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
+    started = time.perf_counter()
+    result = api.answer(path)
+    answered = time.perf_counter() - started
+    winner = next(q for q in result.questions if q.question == "winner")
+    return {"seed": seed, "actions": count, "winner": winner.got, "by": winner.rules, "drawn_s": round(drawn, 1),
+            "answered_s": round(answered, 2), "failed": [q.question for q in result.questions if not q.passed]}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description="random Duel playouts to the end of the game")
+    parser.add_argument("--count", type=int, default=100)
+    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--first-seed", type=int, default=1)
+    parser.add_argument("--out", help="the folder the playouts are written to (default: a temporary one)")
+    parser.add_argument("--json", action="store_true", help="print the summary as JSON")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory(prefix="pyengine-playouts-") as tmp:
+        folder = args.out or tmp
+        Path(folder).mkdir(parents=True, exist_ok=True)
+        seeds = [(seed, folder) for seed in range(args.first_seed, args.first_seed + args.count)]
+        results = []
+        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+            for result in pool.map(one, seeds):
+                results.append(result)
+                print(json.dumps(result), file=sys.stderr, flush=True)
+    lengths = [r["actions"] for r in results]
+    answered = [r["answered_s"] for r in results]
+    summary = {"playouts": len(results), "ended": sum(r["actions"] < LIMIT for r in results),
+               "all_expectations_hold": all(not r["failed"] for r in results),
+               "length": {"min": min(lengths), "median": statistics.median(lengths), "max": max(lengths)},
+               "endings": dict(Counter(f"{r['winner']} by {','.join(r['by'])}" for r in results)),
+               "answered_s": {"median": statistics.median(answered), "max": max(answered)},
+               "drawn_s": {"median": statistics.median(r["drawn_s"] for r in results)}}
+    print(json.dumps(summary, indent=None if not args.json else 2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())
