@@ -7,6 +7,7 @@ actions down. A seed makes a playout reproducible."""
 from __future__ import annotations
 
 import random
+from pathlib import Path
 from typing import Any
 
 import clingo
@@ -14,11 +15,20 @@ from clingo import ast
 
 from pyengine import api, stepwise
 from pyengine.engine import program, units
-from pyengine.games.dfm import CHOICES, GAME
+from pyengine.games.dfm import CHOICES, GAME, RACES
+from pyengine.resources import facts_dir
 
-# The rows of each chapter's layout from the top (facts/dfm/layouts.lp).
-ROWS = {1: (2, 3, 4, 5, 6), 2: (6, 5, 4, 3, 2), 3: (2, 3, 4, 2, 4, 3, 2)}
-RACES = ("dwarves", "men", "elves", "hobbits", "wizards", "ents")
+
+def layout_rows() -> dict[int, list[int]]:
+    """The length of each row of each chapter's layout, from the top, as facts/dfm/layouts.lp gives them."""
+    control = clingo.Control(["--warn=none"])
+    control.load(str(Path(facts_dir(), "dfm", "layouts.lp")))
+    control.ground([("base", [])])
+    rows: dict[int, dict[int, int]] = {}
+    for atom in control.symbolic_atoms.by_signature("row", 3):
+        chapter, row, length = (a.number for a in atom.symbol.arguments)
+        rows.setdefault(chapter, {})[row] = length
+    return {chapter: [found[row] for row in sorted(found)] for chapter, found in rows.items()}
 
 
 def setup_state() -> dict[str, Any]:
@@ -36,8 +46,9 @@ def written_game(actions: int | None = None) -> dict[str, Any]:
     coins) and ends the turn, through the three chapters (120 actions), or its first `actions` actions."""
     steps: list[dict[str, Any]] = []
     players = ("fellowship", "sauron")
-    for chapter in (1, 2, 3):
-        rows = ROWS[chapter]
+    layouts = layout_rows()
+    for chapter in sorted(layouts):
+        rows = layouts[chapter]
         for row in range(len(rows), 0, -1):
             for card in range(1, rows[row - 1] + 1):
                 player = players[len(steps) // 2 % 2]
