@@ -37,7 +37,9 @@ class Card:
     stored_title: str | None = None
     aliases: tuple[str, ...] = ()
     race: str | None = None
-    extra: dict = field(default_factory=dict, compare=False, hash=False)
+    # Game-specific parts (filters, card text, deck limits): compared, so that two cards that differ only here are
+    # two cards to every cache keyed by a card; left out of the hash only because a dict cannot be hashed.
+    extra: dict = field(default_factory=dict, hash=False)
 
     @property
     def full_name(self) -> str:
