@@ -14,10 +14,17 @@ import clingo
 from pyengine import kb as kbase
 from pyengine.asp import MAX_NUMBER, Const, Fact, fact
 from pyengine.catalog import Card, Catalog, MemoryCatalog
-from pyengine.errors import InputError
+from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
 from pyengine.games import DOCUMENTS
-from pyengine.games.common import CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
+from pyengine.games.common import (
+    CardGame,
+    catalog_for,
+    check_deck_total,
+    hypothetical_cards,
+    read_builtin,
+    resolve_card,
+)
 from pyengine.limits import limits
 from pyengine.resources import facts_dir
 from pyengine.text import title_key
@@ -110,6 +117,9 @@ def _filters(fields: Fields) -> dict[str, list[list[str]]]:
                     and isinstance(item[1], str)):
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="[KIND, VALUE] with KIND one of " + ", ".join(FILTER_KINDS))
+            if item[0] == "type" and item[1] not in TYPES:
+                raise InputError(f"unknown card type {item[1]!r}", file=fields.file, line=line, column=column,
+                                 field=path, expected="one of " + ", ".join(TYPES), suggestion=closest(item[1], TYPES))
             found.setdefault(str(ability), []).append([item[0], item[1]])
     return found
 
@@ -149,7 +159,8 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ..
         out.append(fact("card_culture", c, card.culture.lower()))
     for ability, parts in sorted(card.extra.get("ability_filters", {}).items()):
         for kind, value in parts:
-            shown = title_key(value) if kind == "title" else value
+            # A type is a name of the encodings (card_type/2 holds constants); the other kinds are text.
+            shown = title_key(value) if kind == "title" else Const(value) if kind == "type" else value
             out.append(fact("card_filter", c, Const(ability), Const(kind), shown))
     out.append(fact("stored_title", c, card.stored_title or card.title))
     if card.split:
@@ -352,6 +363,7 @@ class Lotr(CardGame):
                 if errors is None:
                     raise
                 errors.append(error)
+        check_deck_total(fields, key, [n for _, n, _ in entries])
         return entries
 
     def _instance_ref(self, fields: Fields, key: str, state: State) -> str:
