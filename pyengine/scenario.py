@@ -13,7 +13,7 @@ from pyengine.fields import Fields
 from pyengine.games import GAME_NAMES, Game
 from pyengine.games import game as one_game
 from pyengine.limits import limits
-from pyengine.yamlio import build_from_file
+from pyengine.yamlio import build_from_file, check_data
 
 COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
 QUESTION_FIELDS = {"id", "ask", "expect", "rules", "cites", "readings", "profile", "note"}
@@ -111,6 +111,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
                        questions_required: bool = True) -> Scenario:
     """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
     (`pyengine plays`, the API) may come without questions."""
+    check_data(data, file)
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
     game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
     top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)

@@ -83,6 +83,10 @@ def _mapping(loader: _Loader, node: yaml.MappingNode) -> Mapping:
         plain = isinstance(key_node, yaml.ScalarNode) and key_node.tag != "tag:yaml.org,2002:null"
         key = key_node.value if plain else loader.construct_object(key_node, deep=True)
         line, column = _position(key_node)
+        problem = _text_problem(key) if isinstance(key, str) else None
+        if problem:
+            raise InputError(f"a key {problem}", file=loader.source, line=line, column=column,
+                             expected="keys without NUL characters or lone surrogates")
         try:
             duplicate = key in result
         except TypeError:
@@ -107,10 +111,11 @@ def _sequence(loader: _Loader, node: yaml.SequenceNode) -> Sequence:
 
 def _string(loader: _Loader, node: yaml.ScalarNode) -> str:
     value = loader.construct_scalar(node)
-    if "\x00" in value:
+    problem = _text_problem(value)
+    if problem:
         line, column = _position(node)
-        raise InputError("a string holds a NUL character", file=loader.source, line=line, column=column,
-                         expected="text without NUL characters")
+        raise InputError(f"a string {problem}", file=loader.source, line=line, column=column,
+                         expected="text without NUL characters or lone surrogates")
     return value
 
 
@@ -207,16 +212,46 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
         stack.extend((child, depth + 1, False) for child in _children(node))
 
 
-def check_depth(data: Any, source: str) -> None:
-    """Refuse plain data (JSON from a request) nested deeper than MAX_DEPTH, as a YAML document would be."""
-    stack: list[tuple[Any, int]] = [(data, 1)]
+def _text_problem(text: str) -> str | None:
+    """Why a string cannot be data here: a NUL (clingo cannot hold it) or a lone surrogate (valid JSON, but no
+    character: it cannot be encoded), else None."""
+    if "\x00" in text:
+        return "holds a NUL character"
+    if any("\ud800" <= c <= "\udfff" for c in text):
+        return "holds a lone surrogate (\\ud800-\\udfff), which is not a character"
+    return None
+
+
+def check_data(data: Any, source: str, max_nodes: int = MAX_NODES) -> None:
+    """Refuse plain data (JSON from a request, a dict given to the API, a quickly read YAML file, a card
+    database file) that the marked YAML reading would refuse: nested deeper than MAX_DEPTH, more than
+    `max_nodes` values, or a key or string holding a NUL or a lone surrogate; the error names the field's path."""
+    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
+    count = 0
     while stack:
-        value, depth = stack.pop()
+        value, depth, path = stack.pop()
+        count += 1
+        if count > max_nodes:
+            raise InputError(f"the document holds more than {max_nodes:,} values", file=source,
+                             expected="a smaller document")
         if depth > MAX_DEPTH:
-            raise InputError(f"values nested more than {MAX_DEPTH} levels deep", file=source,
+            raise InputError(f"values nested more than {MAX_DEPTH} levels deep", file=source, field=path or None,
                              expected="a flatter document")
-        children = value.values() if isinstance(value, dict) else value if isinstance(value, list) else ()
-        stack.extend((child, depth + 1) for child in children)
+        if isinstance(value, str):
+            problem = _text_problem(value)
+            if problem:
+                raise InputError(f"a text {problem}", file=source, field=path or None,
+                                 expected="text without NUL characters or lone surrogates")
+        elif isinstance(value, dict):
+            for key, child in value.items():
+                name = str(key)
+                problem = _text_problem(name)
+                if problem:
+                    raise InputError(f"a key {problem}", file=source, field=path or None,
+                                     expected="keys without NUL characters or lone surrogates")
+                stack.append((child, depth + 1, f"{path}.{name}" if path else name))
+        elif isinstance(value, list):
+            stack.extend((child, depth + 1, f"{path}[{index}]") for index, child in enumerate(value))
 
 
 def load_plain(text: str, source: str) -> Any:
@@ -232,7 +267,7 @@ def load_plain(text: str, source: str) -> Any:
         return load_text(text, source)
     finally:
         loader.dispose()
-    check_depth(data, source)
+    check_data(data, source)
     return data
 
 
@@ -254,8 +289,10 @@ def load_text(text: str, source: str) -> Any:
         raise InputError(f"malformed YAML: {problem}", file=source, line=line, column=column) from None
     except yaml.YAMLError as exc:
         raise InputError(f"malformed YAML: {exc}", file=source) from None
-    except (ValueError, TypeError, OverflowError) as exc:
-        raise InputError(f"a value cannot be read: {exc}", file=source) from None
+    except (ValueError, TypeError, OverflowError, KeyError, AttributeError, IndexError) as exc:
+        # A constructor's own error (an explicit tag given text it cannot read: `!!bool maybe`, `!!int x`).
+        raise InputError(f"a value cannot be read: {type(exc).__name__} {exc}", file=source,
+                         expected="a value its YAML tag can hold") from None
     except RecursionError:
         raise InputError(f"values nested too deeply (more than {MAX_DEPTH} levels)", file=source) from None
     finally:

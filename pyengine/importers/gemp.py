@@ -22,7 +22,7 @@ from pyengine.catalog import Card
 from pyengine.errors import InputError, closest
 from pyengine.games.lotr import GAME, TYPES
 from pyengine.text import title_key
-from pyengine.yamlio import read_input
+from pyengine.yamlio import MAX_FILE_BYTES, check_data, read_input
 
 SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
          "shadow": "shadow"}
@@ -190,6 +190,7 @@ def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -
         except (RecursionError, ValueError, TypeError) as exc:
             raise InputError(f"unreadable HJSON: {type(exc).__name__}", file=str(path),
                              expected="card entries nested a few levels deep") from None
+        check_data(data, str(path), MAX_FILE_BYTES)  # a NUL or lone surrogate in any text, named by its field
         if not isinstance(data, dict):
             raise InputError("not a mapping of card ids to cards", file=str(path), expected="a GEMP card file")
         official = relative.split("/")[0] == "official"

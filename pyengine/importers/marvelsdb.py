@@ -20,7 +20,7 @@ from pyengine.catalog import Card
 from pyengine.errors import InputError, closest
 from pyengine.games.marvel import TYPES, loose_key
 from pyengine.text import title_key
-from pyengine.yamlio import read_input
+from pyengine.yamlio import MAX_FILE_BYTES, check_data, read_input
 
 PLAYER_EXCLUDED = {"encounter", "campaign"}
 
@@ -41,6 +41,7 @@ def _load(path: Path) -> list[dict[str, Any]]:
         raise InputError(f"unreadable JSON: {type(exc).__name__}", file=str(path)) from None
     if not isinstance(data, list) or not all(isinstance(d, dict) for d in data):
         raise InputError("not a list of cards", file=str(path), expected="a MarvelCDB pack file")
+    check_data(data, str(path), MAX_FILE_BYTES)  # a NUL or lone surrogate in any text, named by its field
     for entry in data:
         code = entry.get("code")
         for key in TEXT_FIELDS:
@@ -76,6 +77,9 @@ def read_raw(root: Path, language: str = "de",
             if "name" not in entry and "duplicate_of" not in entry:
                 raise InputError(f"card {code} has no name", file=str(path), field=f"{code}.name",
                                  expected="a name, or duplicate_of for a reprint")
+            if code in raw:  # never keep one silently: which of the two is right is the data's to say
+                raise InputError(f"card code {code} appears twice (also in {raw[code]['_file']})", file=str(path),
+                                 field=f"{code}.code", expected="one entry per card code")
             raw[code] = entry | {"_file": str(path)}
         if progress:
             progress(index, len(packs))
