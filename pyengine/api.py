@@ -533,7 +533,8 @@ def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]],
     """Load each job's file (job = (path, ..., readings, profile)) and answer all of them in one batch: each
     file's result, its input errors, or a Failure naming its defect."""
     from pyengine.batch import answer_many
-    from pyengine.runner import Failure, defect_message
+    from pyengine.limits import limits
+    from pyengine.runner import Failure, failure_message
 
     results: list[Any] = [None] * len(jobs)
     loaded: list[tuple[int, Scenario, Choices]] = []
@@ -549,7 +550,7 @@ def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]],
         if isinstance(answers, InputError):
             results[index] = [str(e) for e in answers.all()]
         elif isinstance(answers, Exception):
-            results[index] = Failure(defect_message(answers))
+            results[index] = Failure(failure_message(answers, limits.memory_mb))
         else:
             results[index] = result(scenario, answers)
     return results
@@ -558,26 +559,37 @@ def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]],
 # Files one worker answers in one batch: enough to share the grounder's fixed cost, few enough that a file which
 # stops its batch (at a bound) costs little before its batch's files are answered again one at a time.
 BATCH_FILES = 32
+# The part of `--timeout` a batch of several files may take; its files stopped there get the rest each.
+BATCH_SHARE = 0.5
 
 
 def _answer_chunks(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], chunks: list[list[Any]],
                    workers: int, progress: Progress | None, keep: bool = False) -> list[Any]:
     """Each file's result, the files of each chunk answered in one batch in workers under the run's bounds
-    (pyengine.runner; `keep`: the workers stay for the next call); the files of a chunk that did not finish are
-    answered again one at a time."""
+    (pyengine.runner; `keep`: the workers stay for the next call). A batch of several files has half the time
+    bound; the files of a batch that did not finish are answered again one at a time, each within the other
+    half, so that no file's answer takes longer than `--timeout` however many slow files share its batch."""
+    from pyengine.limits import limits
     from pyengine.runner import Failure, run_bounded
 
     total = sum(len(c) for c in chunks)
     done = None if progress is None else (lambda n, _: progress(min(n * BATCH_FILES, total), total))
+    share = [limits.solve_seconds * (BATCH_SHARE if len(chunk) > 1 else 1.0) for chunk in chunks]
     results: list[Any] = []
     stopped: list[int] = []
-    for chunk, outcome in zip(chunks, run_bounded(many, chunks, workers, done, keep), strict=True):
+    for chunk, outcome in zip(chunks, run_bounded(many, chunks, workers, done, keep, share), strict=True):
         if isinstance(outcome, Failure):
-            stopped.extend(range(len(results), len(results) + len(chunk)))
+            if len(chunk) > 1:
+                stopped.extend(range(len(results), len(results) + len(chunk)))
             outcome = [outcome] * len(chunk)
         results.extend(outcome)
     jobs = [job for chunk in chunks for job in chunk]
-    for index, outcome in zip(stopped, run_bounded(one, [jobs[i] for i in stopped], workers), strict=True):
+    rest = [limits.solve_seconds * (1 - BATCH_SHARE)] * len(stopped)
+    for index, outcome in zip(stopped, run_bounded(one, [jobs[i] for i in stopped], workers, None, False, rest),
+                              strict=True):
+        if isinstance(outcome, Failure) and outcome.message.startswith("stopped: the work took longer"):
+            outcome = Failure(f"stopped: the work took longer than {limits.solve_seconds:g} s (--timeout; half of "
+                              "it in a batch with other files, the rest alone)")
         results[index] = outcome
     return results
 
@@ -750,7 +762,7 @@ def facts(source: Scenario | str | Path | dict[str, Any], readings: dict[str, st
     scenario = _scenario(source)
     seen: list[str] = []
     for a in _answers(scenario, readings, profile):
-        seen.extend(f for f in a.facts if f not in seen)
+        seen.extend(str(f) for f in a.facts if f not in seen)
     return FactsResult(scenario.path, seen)
 
 

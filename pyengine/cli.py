@@ -268,7 +268,7 @@ def cmd_serve(args: argparse.Namespace) -> int:
     scenarios = [Path(p) for p in (args.scenarios or ["examples", "tests/scenarios"])]
     settings = Settings(docs=Path(docs) if docs else None, scenarios=[p for p in scenarios if p.exists()],
                         workers=args.workers, solve_seconds=args.timeout or DEFAULT_LIMITS.solve_seconds,
-                        memory_mb=args.memory, max_instances=args.max_instances)
+                        memory_mb=args.memory, max_instances=args.max_instances, server_memory_mb=args.memory)
     print(f"pyengine explorer on http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=sys.stderr, flush=True)
     uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
     return 0

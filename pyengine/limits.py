@@ -21,6 +21,8 @@ class Limits:
     memory_mb: int = 1024
     max_questions: int = 2000
     max_cards: int = 2000
+    # The largest reply a server's worker sends back (JSON text, bytes).
+    max_reply_bytes: int = 8_000_000
 
 
 # The longest --timeout accepted, and the largest memory ceiling (MB).

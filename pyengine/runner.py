@@ -34,7 +34,7 @@ RECYCLE_AFTER = 500
 def units_of(job: Any) -> int:
     """How many units of work a job is: a list (a batch of files) or a server job gathering requests ("jobs")
     one per item, anything else one."""
-    if isinstance(job, dict) and isinstance(job.get("jobs"), list):
+    if isinstance(job, dict) and job.get("kind") == "plays_gathered" and isinstance(job.get("jobs"), list):
         job = job["jobs"]
     return max(1, len(job)) if isinstance(job, list) else 1
 
@@ -58,7 +58,34 @@ def defect_message(error: BaseException) -> str:
     return f"internal error (a defect of pyengine): {type(error).__name__}: {error} [{defect_place(error)}]"
 
 
-def _limit_memory(megabytes: int) -> None:
+def failure_message(error: BaseException, megabytes: int) -> str:
+    """The one-line report of a unit that raised: the memory bound it reached (clingo's bad_alloc arrives as a
+    MemoryError), or a defect of pyengine."""
+    if isinstance(error, MemoryError):
+        return f"stopped: over the memory ceiling of {megabytes} MB (--memory)"
+    return defect_message(error)
+
+
+# prctl(PR_SET_PDEATHSIG, SIGKILL): Linux kills this process when the process that started it dies.
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_parent() -> None:
+    """Ask the kernel to kill this worker when its parent dies (a command killed by SIGKILL or `timeout`), so
+    that no worker outlives its command and nothing it would write (an import into the store) lands after it.
+    Where prctl is missing, the worker still ends when its pipe closes."""
+    import ctypes
+
+    try:
+        libc = ctypes.CDLL(None, use_errno=True)
+        libc.prctl(_PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)
+    except (OSError, AttributeError):  # not Linux
+        return
+    if os.getppid() == 1:  # the parent died before the request took effect
+        os._exit(1)
+
+
+def limit_memory(megabytes: int) -> None:
     """Cap this process's address space at what it holds now plus `megabytes` (the memory ceiling): a forked
     worker starts with its parent's address space, which a long-lived parent (a test run, a program using the
     API, a Dask worker) may have grown far past the ceiling itself."""
@@ -71,13 +98,28 @@ def _limit_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
 
 
+def limit_server_memory(megabytes: int) -> None:
+    """Cap a server's own data (its heap and the memory it maps to write, not the address space its threads
+    reserve) at what it holds now plus `megabytes`; the soft limit only, so that the workers it starts later
+    may set their own. Past it an allocation fails (a MemoryError for that request), not the machine."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            held = next(int(line.split()[1]) * 1024 for line in status if line.startswith("VmData:"))
+    except (OSError, ValueError, IndexError, StopIteration):
+        held = 0
+    hard = resource.getrlimit(resource.RLIMIT_DATA)[1]
+    ceiling = held + megabytes * 1024 * 1024
+    resource.setrlimit(resource.RLIMIT_DATA, (ceiling if hard == resource.RLIM_INFINITY else min(ceiling, hard), hard))
+
+
 def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) -> None:
     """Answer units of work sent over `conn` until told to stop or recycled."""
     from pyengine.store import forget_open_sources
 
+    _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget_open_sources()
-    _limit_memory(megabytes)
+    limit_memory(megabytes)
     done = 0
     while done < RECYCLE_AFTER:
         try:
@@ -87,15 +129,28 @@ def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) ->
         done += units_of(job)
         try:
             reply: Any = ("ok", function(job))
-        except MemoryError:
-            reply = ("failed", f"stopped: over the memory ceiling of {megabytes} MB (--memory)")
-        except Exception as error:  # a defect: reported as one line for this unit, the run goes on
-            reply = ("failed", defect_message(error))
+        except Exception as error:  # a bound or a defect: one line for this unit, the run goes on
+            reply = ("failed", failure_message(error, megabytes))
         try:
             conn.send(reply)
         except (MemoryError, OSError):
             return
+        except Exception as error:  # a reply that cannot be sent (pickled) is a defect of this unit
+            conn.send(("failed", defect_message(error)))
     conn.close()
+
+
+def _reply(slot: _Slot) -> Any:
+    """The reply waiting on a worker's pipe: its value, or a Failure (a failed unit, a dead worker, or a reply
+    that cannot be read back, which retires the worker like any other Failure)."""
+    try:
+        status, value = slot.conn.recv()
+    except (EOFError, OSError):
+        return Failure("stopped: the worker died (killed, or out of memory)")
+    except Exception as error:
+        return Failure(defect_message(error))
+    slot.done += slot.units
+    return value if status == "ok" else Failure(value)
 
 
 class _Slot:
@@ -139,11 +194,14 @@ def stop_kept() -> None:
 
 
 def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 1,
-                progress: Callable[[int, int], None] | None = None, keep: bool = False) -> list[Any]:
-    """`function(job)` for every job, in input order, each in a worker under `limits.solve_seconds` and
-    `limits.memory_mb`; a unit that does not finish gives a Failure in its place. With `keep`, idle workers
-    are kept for the next call with the same function and ceiling instead of being stopped."""
-    seconds, megabytes = limits.solve_seconds, limits.memory_mb
+                progress: Callable[[int, int], None] | None = None, keep: bool = False,
+                bounds: list[float] | None = None) -> list[Any]:
+    """`function(job)` for every job, in input order, each in a worker under `limits.solve_seconds` (or its own
+    bound in `bounds`) and `limits.memory_mb`; a unit that does not finish gives a Failure in its place. With
+    `keep`, idle workers are kept for the next call with the same function and ceiling instead of being
+    stopped."""
+    megabytes = limits.memory_mb
+    seconds_of = bounds or [limits.solve_seconds] * len(jobs)
     results: list[Any] = [None] * len(jobs)
     pending = list(range(len(jobs)))[::-1]
     slots: list[_Slot] = _KEPT.pop((function, megabytes), []) if keep else []
@@ -156,21 +214,17 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
                     slot = _Slot(function, megabytes)
                     slots.append(slot)
                 index = pending.pop()
-                slot.give(index, jobs[index], seconds)
+                slot.give(index, jobs[index], seconds_of[index])
             busy = [s for s in slots if s.index is not None]
             timeout = max(0.0, min(s.deadline for s in busy) - time.monotonic())
             ready = wait([s.conn for s in busy], timeout)
             for slot in busy:
                 outcome: Any = None
                 if slot.conn in ready:
-                    try:
-                        status, value = slot.conn.recv()
-                        outcome = value if status == "ok" else Failure(value)
-                        slot.done += slot.units
-                    except (EOFError, OSError):
-                        outcome = Failure("stopped: the worker died (killed, or out of memory)")
+                    outcome = _reply(slot)
                 elif time.monotonic() >= slot.deadline:
-                    outcome = Failure(f"stopped: the work took longer than {seconds:g} s (--timeout)")
+                    outcome = Failure(f"stopped: the work took longer than {seconds_of[slot.index]:g} s "  # type: ignore[index]
+                                      "(--timeout)")
                 if outcome is None:
                     continue
                 results[slot.index] = outcome  # type: ignore[index]
@@ -190,20 +244,26 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
     return results
 
 
+class Busy(Exception):
+    """A call the pool refused to queue: too many calls already wait, or none came free within the wait bound."""
+
+
 class WorkerPool:
     """Persistent bounded workers for a server: `await pool.call(job)` runs `function(job)` in a free worker
     within `seconds` (a worker past its deadline is killed and replaced; the call gives a Failure), each worker
     under the memory ceiling. Workers come from a fork server started by `start()` with `preload` imported, so
-    a new worker is warm at once and never inherits the server's threads. Calls wait for a free worker."""
+    a new worker is warm at once and never inherits the server's threads. A call waits for a free worker at
+    most `wait_seconds`, behind at most `max_waiting` others; past either bound it raises Busy at once."""
 
     def __init__(self, function: Callable[[Any], Any], size: int, seconds: float, megabytes: int,
-                 preload: list[str]):
+                 preload: list[str], wait_seconds: float = 10.0, max_waiting: int = 64):
         self.function, self.size, self.seconds, self.megabytes = function, size, seconds, megabytes
-        self.preload = preload
+        self.preload, self.wait_seconds, self.max_waiting = preload, wait_seconds, max_waiting
         import asyncio  # only a server keeps a pool
 
         self.free: asyncio.Queue[_Slot] = asyncio.Queue()
         self.slots: list[_Slot] = []
+        self.waiting = 0
 
     def _new_slot(self) -> _Slot:
         slot = _Slot(self.function, self.megabytes, "forkserver")
@@ -221,36 +281,53 @@ class WorkerPool:
         self.slots.remove(slot)
         self.free.put_nowait(self._new_slot())
 
+    async def _take(self) -> _Slot:
+        """A free, living worker, waited for within the bounds (a worker that died while idle is replaced)."""
+        import asyncio
+
+        if self.waiting >= self.max_waiting:
+            raise Busy(f"the server is busy: {self.waiting} requests already wait for a worker")
+        self.waiting += 1
+        try:
+            slot = await asyncio.wait_for(self.free.get(), self.wait_seconds)
+        except TimeoutError:
+            raise Busy(f"the server is busy: no worker came free within {self.wait_seconds:g} s") from None
+        finally:
+            self.waiting -= 1
+        while not slot.process.is_alive():
+            slot.stop()
+            self.slots.remove(slot)
+            slot = self._new_slot()
+        return slot
+
     async def call(self, job: Any, seconds: float | None = None) -> Any:
-        """`function(job)` in a worker: its value, or a Failure when it failed, overran or its worker died."""
+        """`function(job)` in a worker: its value, or a Failure when it failed, overran, its worker died or its
+        reply could not be read (the worker is retired then, and its place always returned to the pool)."""
         import asyncio
 
         limit = self.seconds if seconds is None else seconds
-        slot = await self.free.get()
-        loop = asyncio.get_running_loop()
-        ready: asyncio.Future[None] = loop.create_future()
-        fd = slot.conn.fileno()
-        loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
-        outcome: Any
+        slot = await self._take()
+        outcome: Any = Failure("stopped: the request was cancelled")
         try:
-            slot.give(0, job, limit)
-            await asyncio.wait_for(ready, limit)
-            status, value = slot.conn.recv()
-            outcome = value if status == "ok" else Failure(value)
-            slot.done += slot.units
-        except TimeoutError:
-            outcome = Failure(f"stopped: the work took longer than {limit:g} s (--timeout)")
-        except (EOFError, OSError):
-            outcome = Failure("stopped: the worker died (killed, or out of memory)")
-        except asyncio.CancelledError:  # the client went away: its worker may still be busy
-            self._retire(slot)
-            raise
-        finally:
-            loop.remove_reader(fd)
-        if isinstance(outcome, Failure) or slot.done >= RECYCLE_AFTER:
-            self._retire(slot)
-        else:
-            self.free.put_nowait(slot)
+            loop = asyncio.get_running_loop()
+            ready: asyncio.Future[None] = loop.create_future()
+            fd = slot.conn.fileno()
+            loop.add_reader(fd, lambda: ready.done() or ready.set_result(None))
+            try:
+                slot.give(0, job, limit)
+                await asyncio.wait_for(ready, limit)
+                outcome = _reply(slot)
+            except TimeoutError:
+                outcome = Failure(f"stopped: the work took longer than {limit:g} s (--timeout)")
+            except (EOFError, OSError):
+                outcome = Failure("stopped: the worker died (killed, or out of memory)")
+            finally:
+                loop.remove_reader(fd)
+        finally:  # a cancelled call (the client went away) leaves a worker that may still be busy: retired
+            if isinstance(outcome, Failure) or slot.done >= RECYCLE_AFTER:
+                self._retire(slot)
+            else:
+                self.free.put_nowait(slot)
         return outcome
 
     def close(self) -> None:

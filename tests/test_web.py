@@ -286,7 +286,7 @@ def test_a_gatherer_takes_what_waits_while_the_workers_are_busy() -> None:
     from pyengine.web.app import Gatherer
 
     class Pool:
-        size, seconds = 1, 5.0
+        size, seconds, wait_seconds, max_waiting = 1, 5.0, 5.0, 64
 
         def __init__(self) -> None:
             self.calls: list[dict[str, object]] = []
@@ -297,7 +297,7 @@ def test_a_gatherer_takes_what_waits_while_the_workers_are_busy() -> None:
             if job["kind"] == "plays_gathered":
                 if any(j["n"] == 3 for j in job["jobs"]):  # type: ignore[attr-defined, index]
                     return Failure("stopped: the work took longer than 5 s (--timeout)")
-                return {"ok": [{"ok": j["n"]} for j in job["jobs"]]}  # type: ignore[attr-defined, index]
+                return {"ok": json.dumps([{"ok": j["n"]} for j in job["jobs"]])}  # type: ignore[attr-defined, index]
             return {"ok": job["n"]}
 
     async def scenario() -> tuple[list[object], list[dict[str, object]]]:

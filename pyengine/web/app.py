@@ -29,12 +29,12 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pyengine import api
-from pyengine.errors import InputError
+from pyengine.errors import InputError, closest
 from pyengine.games import registry
-from pyengine.runner import Failure, WorkerPool
+from pyengine.runner import Busy, Failure, WorkerPool, limit_server_memory
 from pyengine.web import jobs
 from pyengine.web.documents import documents_index
-from pyengine.yamlio import check_depth
+from pyengine.yamlio import check_data
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -52,6 +52,15 @@ class Settings:
     memory_mb: int = 1024
     max_instances: int = 2000
     max_request_bytes: int = 1_000_000
+    # A reply larger than this is refused in the worker, before it is sent (a small YAML text with aliases can
+    # stand for a very large table).
+    max_reply_bytes: int = 8_000_000
+    # How long a request may wait for a free worker, and how many may wait at once: past either, a 503.
+    wait_seconds: float = 10.0
+    max_waiting: int = 64
+    # The server process's own memory ceiling over what it holds once started (MB; `pyengine serve` sets it to
+    # --memory, a test client leaves it off): past it a request fails alone, the server goes on.
+    server_memory_mb: int | None = None
 
 
 class BodyLimit:
@@ -86,9 +95,9 @@ def _too_large(limit: int) -> JSONResponse:
                          "errors": [f"the request body is larger than {limit} bytes"]}, status_code=413)
 
 
-def _error(status: int, messages: list[str]) -> JSONResponse:
+def _error(status: int, messages: list[str], headers: dict[str, str] | None = None) -> JSONResponse:
     """A refused request: the first one-line message, and every one."""
-    return JSONResponse({"error": messages[0], "errors": messages}, status_code=status)
+    return JSONResponse({"error": messages[0], "errors": messages}, status_code=status, headers=headers)
 
 
 async def _body(request: Request) -> dict[str, Any]:
@@ -99,7 +108,7 @@ async def _body(request: Request) -> dict[str, Any]:
         raise InputError(f"the request body is not JSON: {exc}", field="body", expected="a JSON object") from None
     if not isinstance(data, dict):
         raise InputError("the request body is not a JSON object", field="body", expected="a JSON object")
-    check_depth(data, "request")
+    check_data(data, "request")
     return data
 
 
@@ -115,15 +124,22 @@ def catalogs() -> dict[str, list[str]]:
             for g, module in registry().items() if hasattr(module, "builtin_catalog")}
 
 
+# Fields of a job that only the server sets: a request's own are dropped (a client's `jobs` would count as many
+# units of a worker's life, and its `limits` would lift the server's bounds).
+SERVER_FIELDS = ("kind", "limits", "jobs")
 # The most `plays` requests one worker answers together (pyengine.batch): gathered while the workers are busy.
 GATHER_AT_MOST = 16
+# The bound of a gathered job, in seconds: past it, its requests are answered one at a time (each under its own
+# bound), so that one slow table costs the quick ones gathered with it at most this long.
+GATHER_SECONDS = 3.0
 
 
 class Gatherer:
     """`plays` requests that arrive while every worker is busy wait here; a worker that comes free takes all
     that wait (at most GATHER_AT_MOST) as one job, so the grounder's fixed cost is shared and a lone request
     waits for nothing. A gathered job that fails (a bound, a dead worker, a defect) is answered again one
-    request at a time, so that each request gets its own answer or error."""
+    request at a time, side by side, so that each request gets its own answer or error. A request waits here
+    behind at most the pool's `max_waiting` others and for at most its wait bound plus its work bound."""
 
     def __init__(self, pool: WorkerPool):
         self.pool = pool
@@ -138,44 +154,71 @@ class Gatherer:
             taker.cancel()
 
     async def call(self, job: dict[str, Any], seconds: float | None) -> Any:
-        """The request's reply, as WorkerPool.call gives it."""
+        """The request's reply, as WorkerPool.call gives it; Busy when it cannot be served within its bounds."""
+        if self.waiting.qsize() >= self.pool.max_waiting:
+            raise Busy(f"the server is busy: {self.waiting.qsize()} requests already wait for a worker")
         done: asyncio.Future[Any] = asyncio.get_running_loop().create_future()
         await self.waiting.put((job, seconds, done))
-        return await done
+        deadline = self.pool.wait_seconds + (seconds or self.pool.seconds) + GATHER_SECONDS
+        try:
+            return await asyncio.wait_for(done, deadline)
+        except TimeoutError:
+            raise Busy(f"the server is busy: no answer within {deadline:g} s") from None
+
+    async def _one(self, job: dict[str, Any], seconds: float | None) -> Any:
+        try:
+            return await self.pool.call(job, seconds)
+        except Busy as busy:
+            return busy
+
+    @staticmethod
+    def _settle(done: asyncio.Future[Any], reply: Any) -> None:
+        if done.done():  # the client went away, or waited past its bound
+            return
+        if isinstance(reply, Busy):
+            done.set_exception(reply)
+        else:
+            done.set_result(reply)
+
+    async def _alone(self, job: dict[str, Any], seconds: float | None, done: asyncio.Future[Any]) -> None:
+        self._settle(done, await self._one(job, seconds))
 
     async def _take(self) -> None:
         while True:
             taken = [await self.waiting.get()]
             while len(taken) < GATHER_AT_MOST and not self.waiting.empty():
                 taken.append(self.waiting.get_nowait())
-            taken = [t for t in taken if not t[2].done()]  # a client that went away
-            if len(taken) == 1:
-                replies = [await self.pool.call(taken[0][0], taken[0][1])]
-            else:
-                seconds = max((t[1] or self.pool.seconds) for t in taken)
+            taken = [t for t in taken if not t[2].done()]
+            if len(taken) > 1:
                 job = {"kind": "plays_gathered", "jobs": [t[0] for t in taken], "limits": taken[0][0]["limits"]}
-                gathered = await self.pool.call(job, seconds)
-                if isinstance(gathered, Failure) or "ok" not in gathered:
-                    replies = [await self.pool.call(t[0], t[1]) for t in taken]
-                else:
-                    replies = gathered["ok"]
-            for (_, _, done), reply in zip(taken, replies, strict=True):
-                if not done.done():
-                    done.set_result(reply)
+                gathered = await self._one(job, min(GATHER_SECONDS, self.pool.seconds))
+                if isinstance(gathered, dict) and "ok" in gathered:
+                    for (_, _, done), reply in zip(taken, json.loads(gathered["ok"]), strict=True):
+                        self._settle(done, reply)
+                    continue
+            # Alone, or answered again one at a time side by side: each request settles as soon as it is done.
+            await asyncio.gather(*(self._alone(*t) for t in taken))
 
 
 def create_app(settings: Settings) -> Starlette:
     """The application; its worker pool starts with it and stops with it."""
-    pool = WorkerPool(jobs.run, settings.workers, settings.solve_seconds, settings.memory_mb, jobs.PRELOAD)
+    pool = WorkerPool(jobs.run, settings.workers, settings.solve_seconds, settings.memory_mb, jobs.PRELOAD,
+                      settings.wait_seconds, settings.max_waiting)
     gatherer = Gatherer(pool)
     document_cache: dict[str, Any] = {}
 
     async def run(kind: str, data: dict[str, Any], seconds: float | None = None) -> tuple[int, Any]:
-        """A job in a worker: (200, its data), (400, errors) for bad input, (422, errors) when stopped at a bound,
-        (500, the defect in one line) when pyengine failed."""
-        job = {**data, "kind": kind, "limits": {"max_instances": settings.max_instances,
-                                                "solve_seconds": seconds or settings.solve_seconds}}
-        reply = await (gatherer.call(job, seconds) if kind == "plays" else pool.call(job, seconds))
+        """A job in a worker: (200, its JSON text), (400, errors) for bad input, (422, errors) when stopped at a
+        bound, (503, why) when no worker came free within the wait bounds, (500, the defect in one line) when
+        pyengine failed. The job's fields are the request's; its kind and limits are the server's."""
+        request = {k: v for k, v in data.items() if k not in SERVER_FIELDS}
+        job = {**request, "kind": kind, "limits": {"max_instances": settings.max_instances,
+                                                "solve_seconds": seconds or settings.solve_seconds,
+                                                "max_reply_bytes": settings.max_reply_bytes}}
+        try:
+            reply = await (gatherer.call(job, seconds) if kind == "plays" else pool.call(job, seconds))
+        except Busy as busy:
+            return 503, [str(busy)]
         if isinstance(reply, Failure):
             return (500 if reply.message.startswith("internal error") else 422), [reply.message]
         if "errors" in reply:
@@ -184,7 +227,11 @@ def create_app(settings: Settings) -> Starlette:
 
     async def work(kind: str, data: dict[str, Any], seconds: float | None = None) -> Response:
         status, reply = await run(kind, data, seconds)
-        return JSONResponse(reply) if status == 200 else _error(status, reply)
+        if status == 200:
+            return Response(reply, media_type="application/json")
+        if status == 503:
+            return _error(status, reply, {"Retry-After": "5"})
+        return _error(status, reply)
 
     def post(kind: str, seconds: float | None = None) -> Callable[[Request], Awaitable[Response]]:
         async def endpoint(request: Request) -> Response:
@@ -237,7 +284,12 @@ def create_app(settings: Settings) -> Starlette:
         builtin = getattr(registry()[str(game)], "builtin_catalog", None)
         if builtin is None:
             return {"cards": []}
-        catalog = open_catalog(request.query_params.get("catalog", "builtin"), builtin)
+        name = request.query_params.get("catalog", "builtin")
+        known = catalogs().get(str(game), ["builtin"])
+        if name not in known:  # named from the game's own list: never the store's path, never another game's
+            raise InputError(f"no catalog {name[:100]!r} for {game}", field="catalog",
+                             expected="one of " + ", ".join(known), suggestion=closest(name, known))
+        catalog = open_catalog(name, builtin)
         return {"cards": [{"id": c.id, "label": c.label(), "title": c.title, "subtitle": c.subtitle,
                            "collinfo": c.collinfo, "type": c.type, "unique": c.unique, "aliases": list(c.aliases)}
                           for c in catalog.search(query, limit)]}
@@ -267,7 +319,7 @@ def create_app(settings: Settings) -> Starlette:
                 "scenarios": [str(p) for p in settings.scenarios]}, settings.search_seconds)
             if status != 200:
                 raise InputError(reply[0])
-            document_cache[document] = reply
+            document_cache[document] = json.loads(reply)
         return document_cache[document]
 
     def openapi(request: Request) -> Response:
@@ -307,7 +359,9 @@ def create_app(settings: Settings) -> Starlette:
 
     @asynccontextmanager
     async def lifespan(app: Starlette):  # type: ignore[no-untyped-def]
-        pool.start()
+        pool.start()  # the fork server starts here, without the server's own ceiling
+        if settings.server_memory_mb is not None:
+            limit_server_memory(settings.server_memory_mb)
         gatherer.start()
         try:
             yield

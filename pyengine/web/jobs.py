@@ -54,7 +54,10 @@ def _choices(job: dict[str, Any]) -> tuple[dict[str, str] | None, str | None]:
 def answer(job: dict[str, Any]) -> Any:
     """The table's questions answered with their reasons (`pyengine explain --json`)."""
     readings, profile = _choices(job)
-    return api.explain(_table(job, asks=True), job.get("question"), readings, profile).to_dict()
+    question = job.get("question")
+    if question is not None and not isinstance(question, str):
+        raise InputError(f"got {question!r}", field="question", expected="a question id of the table, or nothing")
+    return api.explain(_table(job, asks=True), question, readings, profile).to_dict()
 
 
 def plays(job: dict[str, Any]) -> Any:
@@ -82,7 +85,7 @@ def plays_gathered(job: dict[str, Any]) -> Any:
         elif isinstance(result, Exception):
             raise result
         else:
-            replies[index] = {"ok": result.to_dict()}
+            replies[index] = {"ok": _encoded(result.to_dict())}
     return replies
 
 
@@ -190,12 +193,27 @@ KINDS: dict[str, Callable[[dict[str, Any]], Any]] = {
 }
 
 
+def _encoded(data: Any) -> str:
+    """A reply as JSON text (plain text is all that crosses back to the server: nothing to unpickle), refused
+    when larger than the job's bound."""
+    text = json.dumps(data, ensure_ascii=True)
+    if len(text) > limits.max_reply_bytes:
+        raise InputError(f"the answer would be {len(text):,} bytes, over the limit of {limits.max_reply_bytes:,}",
+                         field="scenario", expected="a smaller table (YAML aliases count once per use)")
+    return text
+
+
 def run(job: dict[str, Any]) -> dict[str, Any]:
-    """One request's work under its bounds: {"ok": data} or {"errors": [...]}."""
+    """One request's work under its bounds: {"ok": its JSON text} or {"errors": [...]}."""
     bounds = job.get("limits", {})
     limits.max_instances = bounds.get("max_instances", limits.max_instances)
     limits.solve_seconds = bounds.get("solve_seconds", limits.solve_seconds)
+    limits.max_reply_bytes = bounds.get("max_reply_bytes", limits.max_reply_bytes)
+    kind = KINDS.get(job.get("kind"))  # type: ignore[arg-type]
+    if kind is None:
+        return {"errors": [f"unknown kind of work {job.get('kind')!r}"]}
     try:
-        return {"ok": KINDS[job["kind"]](job)}
+        data = kind(job)
+        return {"ok": json.dumps(data) if job["kind"] == "plays_gathered" else _encoded(data)}
     except InputError as error:
         return {"errors": [str(e) for e in error.all()]}
