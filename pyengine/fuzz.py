@@ -1,4 +1,4 @@
-"""Fuzzing with near-valid inputs. Three modes:
+"""Fuzzing with near-valid inputs, and with the ways a run is used that can break it. Six modes:
 
 - `scenarios` (in process): the project's scenario files mutated in their structure (fields removed, typed
   values of the wrong type or out of range, unknown keys, strange strings) or in their text (characters
@@ -6,7 +6,13 @@
 - `commands`: the same inputs written to files and run through the commands that read them (check,
   explain, plays, facts, flip, deck) under their bounds;
 - `cards`: card-database folders in GEMP's and MarvelCDB's formats, built from the built-in catalogs and
-  mutated, imported and then used by a scenario.
+  mutated, imported and then used by a scenario;
+- `crosstalk`: several files defining the same hypothetical card ids with other card text, answered in one
+  batch and each alone (an answer that differs depends on another file);
+- `server`: requests from several clients mixing slow, failing and normal ones against a server with small
+  bounds (a 500, or a request past its deadline, is a failure);
+- `kill`: `check --jobs 2` (and `import`, with `--gemp`) killed at a random moment (a process of theirs still
+  running a second later, or a killed import in the store, is a failure).
 
 Every input must end in answers or in one line of input error; a traceback, an "internal error" line, an exit
 code other than 0, 1 and 2, or a run over its time bound is counted as a failure.
@@ -266,6 +272,188 @@ def run_cards(count: int, seed: int, folder: Path) -> dict[str, Any]:
     return tally
 
 
+def _tally() -> dict[str, Any]:
+    return {"inputs": 0, "answered": 0, "input_errors": 0, "tracebacks": 0, "failures": []}
+
+
+def _fail(tally: dict[str, Any], what: str, index: Any, detail: str) -> None:
+    tally["tracebacks"] += 1
+    if len(tally["failures"]) < 20:
+        tally["failures"].append({"seed_file": what, "input": index, "traceback": detail})
+
+
+def mutate_cards(data: dict[str, Any], rng: random.Random) -> dict[str, Any]:
+    """A scenario whose hypothetical cards keep their ids and get other card text: a field of one card changed,
+    added or removed (the fields a card cache must key on)."""
+    mutated = copy.deepcopy(_plain(data))
+    card = rng.choice(mutated["cards"])
+    field = rng.choice(sorted({*card, "abilities", "filters", "deck_limit", "person_aliases", "unique", "title"}
+                              - {"id"}))
+    if field in card and rng.random() < 0.4:
+        del card[field]
+    else:
+        card[field] = _random_value(rng) if rng.random() < 0.3 else copy.deepcopy(
+            rng.choice([c.get(field) for c in mutated["cards"] if field in c] or [None]))
+    return mutated
+
+
+def run_crosstalk(count: int, seed: int, paths: list[Path], folder: Path) -> dict[str, Any]:
+    """`count` rounds of several scenario files that define the same hypothetical card ids with other card text,
+    answered in one batch in this process (in a random order) and each alone: a file whose answers differ
+    between the two depends on another file, which counts as a failure."""
+    import yaml
+
+    from pyengine.api import _check_files
+
+    rng = random.Random(seed)
+    seeds = [load_file(f) for f in scenario_files(paths)]
+    seeds = [d for d in seeds if isinstance(d, dict) and d.get("cards") and "catalog" not in d]
+    tally = _tally()
+    started = time.monotonic()
+    for index in range(count):
+        data = rng.choice(seeds)
+        files = []
+        for n in range(rng.randint(2, 5)):
+            path = folder / f"crosstalk-{n}.yaml"
+            path.write_text(yaml.safe_dump(_plain(mutate_cards(data, rng)), allow_unicode=True), encoding="utf-8")
+            files.append((str(path), None, None))
+        alone = [_check_files([job])[0] for job in files]
+        order = rng.sample(range(len(files)), len(files))
+        together = _check_files([files[i] for i in order])
+        for i, result in zip(order, together, strict=True):
+            tally["inputs"] += 1
+            tally["answered" if not isinstance(result, list) else "input_errors"] += 1
+            if _json(result) != _json(alone[i]):
+                _fail(tally, "crosstalk", index, f"file {i} of {len(files)} answered otherwise in a batch")
+        _progress(index, count)
+    tally["seconds"] = round(time.monotonic() - started, 1)
+    return tally
+
+
+def _json(result: Any) -> str:
+    import json
+
+    return result.to_json() if hasattr(result, "to_json") else json.dumps(str(result))
+
+
+def run_server(count: int, seed: int, paths: list[Path], clients: int = 8) -> dict[str, Any]:
+    """`count` requests from `clients` clients to a server with small bounds, mixing slow ones (searches that
+    reach their bound), failing ones (bad or hostile input) and normal ones (a scenario file's questions): each
+    must end in 200, 400, 413, 422 or 503 within its deadline, never in a 500 or a wait without bound."""
+    import json
+    from concurrent.futures import ThreadPoolExecutor
+
+    from starlette.testclient import TestClient
+
+    from pyengine.web.app import Settings, create_app
+
+    rng = random.Random(seed)
+    texts = [f.read_text(encoding="utf-8") for f in scenario_files(paths)]
+    settings = Settings(workers=2, solve_seconds=5.0, search_seconds=1.0, wait_seconds=2.0, max_waiting=16)
+    deadline = settings.wait_seconds + settings.search_seconds + settings.solve_seconds + SLACK
+    requests: list[tuple[str, str, Any]] = []
+    for _ in range(count):
+        kind = rng.choice(["slow", "failing", "normal", "normal", "normal"])
+        if kind == "slow":
+            requests.append(("slow", "/api/edge-cases", {"game": "lotr", "compare": ["default", "wiki"],
+                                                         "max_cards": 5}))
+        elif kind == "failing":
+            requests.append(("failing", rng.choice(["/api/answer", "/api/facts", "/api/plays", "/api/parse"]),
+                             {"scenario": mutate_text(rng.choice(texts), rng), "yaml": _random_value(rng),
+                              "question": _random_value(rng), "jobs": _random_value(rng)}))
+        else:
+            requests.append(("normal", rng.choice(["/api/answer", "/api/facts", "/api/plays"]),
+                             {"scenario": rng.choice(texts)}))
+    tally = _tally()
+    started = time.monotonic()
+    with TestClient(create_app(settings)) as client:
+
+        def ask(request: tuple[str, str, Any]) -> tuple[str, str, int, float]:
+            began = time.monotonic()
+            body = json.dumps(request[2]).encode()  # NaN and Infinity as Python writes them: not JSON
+            status = client.post(request[1], content=body, headers={"content-type": "application/json"}).status_code
+            return request[0], request[1], status, time.monotonic() - began
+
+        with ThreadPoolExecutor(clients) as pool:
+            for index, (kind, url, status, took) in enumerate(pool.map(ask, requests)):
+                tally["inputs"] += 1
+                tally["answered" if status == 200 else "input_errors"] += 1
+                if status not in (200, 400, 413, 422, 503) or took > deadline:
+                    _fail(tally, kind, index, f"{url}: {status} after {took:.1f} s")
+    tally["seconds"] = round(time.monotonic() - started, 1)
+    return tally
+
+
+def descendants(pid: int) -> list[int]:
+    """Every process started by `pid` and by those it started (Linux /proc)."""
+    parents: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            parents.setdefault(parent, []).append(int(entry.name))
+    found, frontier = [], [pid]
+    while frontier:
+        children = parents.get(frontier.pop(), [])
+        found += children
+        frontier += children
+    return found
+
+
+def alive(pids: list[int]) -> list[int]:
+    """Those of `pids` that still run (a zombie waiting for its parent's reaper does not)."""
+    running = []
+    for pid in pids:
+        try:
+            state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+        except (OSError, IndexError):
+            continue
+        if state != "Z":
+            running.append(pid)
+    return running
+
+
+def run_kill(count: int, seed: int, paths: list[Path], folder: Path, gemp: Path | None = None) -> dict[str, Any]:
+    """`count` commands (`check --jobs 2` on the scenario folders, and `import gemp` where its data is given)
+    killed with SIGKILL at a random moment: a process of theirs still running a second later, or a store that
+    changed, counts as a failure."""
+    import os
+    import signal
+    import subprocess
+
+    from pyengine import store
+
+    rng = random.Random(seed)
+    env = {**os.environ, "PYENGINE_STORE": str(folder / "kill-store.sqlite")}
+    tally = _tally()
+    started = time.monotonic()
+    for index in range(count):
+        command = ["check", *map(str, paths), "--jobs", "2"]
+        if gemp is not None and rng.random() < 0.4:
+            command = ["import", "gemp", str(gemp)]
+        process = subprocess.Popen([sys.executable, "-m", "pyengine", *command], env=env, stdout=subprocess.DEVNULL,
+                                   stderr=subprocess.DEVNULL)
+        time.sleep(rng.uniform(0.2, 4.0))
+        started_by_it = descendants(process.pid)
+        process.send_signal(signal.SIGKILL)
+        process.wait()
+        time.sleep(1.0)
+        tally["inputs"] += 1
+        tally["answered"] += 1
+        left = alive(started_by_it)
+        if left:
+            _fail(tally, " ".join(command), index, f"still running a second after the kill: {left}")
+            for pid in left:
+                os.kill(pid, signal.SIGKILL)
+        if store.sources(folder / "kill-store.sqlite"):
+            _fail(tally, " ".join(command), index, "a killed import was written to the store")
+        _progress(index, count)
+    tally["seconds"] = round(time.monotonic() - started, 1)
+    return tally
+
+
 def _progress(index: int, count: int) -> None:
     if sys.__stderr__ is not None and sys.__stderr__.isatty() and (index + 1) % 50 == 0:
         print(f"\rfuzzed {index + 1}/{count}", end="" if index + 1 < count else "\n", file=sys.__stderr__, flush=True)
@@ -276,7 +464,9 @@ def main(argv: list[str] | None = None) -> int:
 
     parser = argparse.ArgumentParser(prog="python -m pyengine.fuzz", description=__doc__.splitlines()[0])
     parser.add_argument("paths", nargs="*", default=["examples", "tests/scenarios"], help="seed scenario folders")
-    parser.add_argument("--mode", choices=["scenarios", "commands", "cards"], default="scenarios")
+    parser.add_argument("--mode", choices=["scenarios", "commands", "cards", "crosstalk", "server", "kill"],
+                        default="scenarios")
+    parser.add_argument("--gemp", type=Path, help="the GEMP card folder, for `kill` to kill imports too")
     parser.add_argument("--count", type=int, default=10_000)
     parser.add_argument("--seed", type=int, default=1)
     args = parser.parse_args(argv)
@@ -286,6 +476,12 @@ def main(argv: list[str] | None = None) -> int:
             tally = run_commands(args.count, args.seed, paths, Path(tmp))
         elif args.mode == "cards":
             tally = run_cards(args.count, args.seed, Path(tmp))
+        elif args.mode == "crosstalk":
+            tally = run_crosstalk(args.count, args.seed, paths, Path(tmp))
+        elif args.mode == "server":
+            tally = run_server(args.count, args.seed, paths)
+        elif args.mode == "kill":
+            tally = run_kill(args.count, args.seed, paths, Path(tmp), args.gemp)
         else:
             tally = run(args.count, args.seed, paths, progress=True)
     for failure in tally["failures"]:

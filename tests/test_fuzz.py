@@ -4,7 +4,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pyengine.fuzz import mutate_structure, mutate_text, run, run_cards, run_commands
+from pyengine.fuzz import (
+    mutate_structure,
+    mutate_text,
+    run,
+    run_cards,
+    run_commands,
+    run_crosstalk,
+    run_kill,
+    run_server,
+)
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -36,3 +45,21 @@ def test_mutations_change_their_input() -> None:
     data = {"game": "lotr", "questions": [{"ask": "card", "card": "Sting"}]}
     assert any(mutate_structure(data, rng) != data for _ in range(10))
     assert any(mutate_text("game: lotr\n", rng) != "game: lotr\n" for _ in range(10))
+
+
+def test_short_fuzz_of_files_sharing_card_ids_finds_no_cross_talk(tmp_path: Path) -> None:
+    tally = run_crosstalk(12, seed=6, paths=[ROOT / "tests" / "scenarios"], folder=tmp_path)
+    assert tally["inputs"] >= 24 and tally["tracebacks"] == 0, tally["failures"]
+
+
+def test_short_fuzz_of_a_server_under_mixed_requests(tmp_path: Path) -> None:
+    tally = run_server(60, seed=7, paths=[ROOT / "examples"])
+    assert tally["inputs"] == 60 and tally["tracebacks"] == 0, tally["failures"]
+    assert tally["answered"] > 0 and tally["input_errors"] > 0
+
+
+def test_short_fuzz_of_killed_commands_leaves_nothing_running(tmp_path: Path) -> None:
+    gemp = ROOT.parent / "shared" / "data" / "gemp-lotr"
+    tally = run_kill(4, seed=8, paths=[ROOT / "tests" / "scenarios" / "dfm"], folder=tmp_path,
+                     gemp=gemp if gemp.is_dir() else None)
+    assert tally["inputs"] == 4 and tally["tracebacks"] == 0, tally["failures"]
