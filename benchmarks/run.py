@@ -297,18 +297,13 @@ def bench_server(catalog: str, cards: list[Any], repeats: int, requests: int) ->
 def _ground_atoms(game: dict[str, Any]) -> int:
     """The ground atoms of a Duel scenario's one unit, grounded moment by moment."""
     import clingo
-    from clingo import ast
 
-    from pyengine import api, stepwise
-    from pyengine.engine import program, units
+    from pyengine import api
+    from pyengine.engine import ground_timeline, units
 
     [unit] = units(api.load(game), {})
     control = clingo.Control(["--warn=none"])
-    with ast.ProgramBuilder(control) as builder:
-        for statement in program("dfm", unit.kinds):
-            builder.add(statement)
-    control.add("base", [], "\n".join(unit.facts))
-    stepwise.ground(control)
+    ground_timeline(control, "dfm", unit.kinds, unit.facts)
     return len(control.symbolic_atoms)
 
 

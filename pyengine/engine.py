@@ -5,6 +5,7 @@ are the reading choices its reasons' rules are declared to depend on."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -133,20 +134,36 @@ def reading_facts(readings: dict[str, str], predicate: str = "reading_chosen") -
     return [fact(predicate, Const(name), Const(value)) for name, value in readings.items()]
 
 
-def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Symbol]:
-    """Ground and solve the encodings these question kinds need, with these facts; the stable model's atoms."""
-    timeline = one_game(game).timeline
-    statements = program(game, kinds)
-    if timeline:
-        statements = stepwise.fired_program(statements, facts)
-    control = clingo.Control(["--warn=none"])
+@cache
+def timeline_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
+    """The encodings of a game over moments split once per process: base and the fixed parts, and each step
+    part's statements (pyengine.stepwise.split)."""
+    return stepwise.split(program(game, kinds))
+
+
+def _add(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
     with ast.ProgramBuilder(control) as builder:
         for statement in statements:
             builder.add(statement)
+
+
+def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str]) -> None:
+    """Ground a scenario of a game over moments in `control` step by step (pyengine.stepwise), the Control given
+    only the step parts some moment of it fires."""
+    fixed, by_part = timeline_program(game, kinds)
+    _add(control, fixed)
     control.add("base", [], "\n".join(facts))
-    if timeline:
-        stepwise.ground(control)
+    stepwise.ground(control, lambda names: _add(control, (s for n in names for s in by_part.get(n, []))))
+
+
+def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Symbol]:
+    """Ground and solve the encodings these question kinds need, with these facts; the stable model's atoms."""
+    control = clingo.Control(["--warn=none"])
+    if one_game(game).timeline:
+        ground_timeline(control, game, kinds, facts)
     else:
+        _add(control, program(game, kinds))
+        control.add("base", [], "\n".join(facts))
         control.ground([("base", [])])
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:

@@ -2,13 +2,14 @@
 lists its parts). Grounded so, everything before a moment is a fact when the moment's steps are grounded: a
 scenario of any length grounds to facts only, in time and size linear in its number of actions, and a solve
 makes no choices. A step grounds only the parts its action can fire (step_part/2, derived in the part `parts`),
-because the grounder's cost for one call grows faster than the number of rules it is given. A search over states (edge
+and a Control holds only the step parts some moment fires, because the grounder's cost for one call grows with
+the number of rules it holds, grounded or not. A search over states (edge
 cases, flips) grounds every part in one call instead, so that its choices reach every moment (`parts`). No
 verdict is decided here."""
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import clingo
 from clingo import ast
@@ -32,38 +33,25 @@ def steps(control: clingo.Control) -> int:
     return max(found, default=0)
 
 
-def _parts_of(statements: Sequence[ast.AST]) -> list[tuple[str, ast.AST]]:
-    """Each statement with the part it belongs to (a #program statement belongs to the part it opens)."""
-    out, part = [], "base"
+def split(statements: Sequence[ast.AST]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
+    """The statements of base and of the fixed parts; and those of each step part, its #program statement first.
+    A scenario's Control is given the first at once and a step part only when some moment fires it (`ground`):
+    every ground call costs time for every rule of the program, grounded or not (about 2 ms a call beside the
+    Duel's ~470 rules of step parts)."""
+    fixed: list[ast.AST] = []
+    by_part: dict[str, list[ast.AST]] = {}
+    target = fixed
     for statement in statements:
         if statement.ast_type == ast.ASTType.Program:
-            part = statement.name
-        out.append((part, statement))
-    return out
+            target = fixed if statement.name in FIXED or statement.name == "base" else \
+                by_part.setdefault(statement.name, [])
+        target.append(statement)
+    return fixed, by_part
 
 
 def step_part_names(statements: Sequence[ast.AST]) -> list[str]:
     """The names of the step parts of a program: every part but base and the fixed ones above."""
     return sorted({s.name for s in statements if s.ast_type == ast.ASTType.Program} - FIXED)
-
-
-def fired_program(statements: Sequence[ast.AST], facts: list[str]) -> list[ast.AST]:
-    """The program without the step parts no moment of this scenario fires. Every ground call costs time for
-    every rule of the program, grounded or not (about 2 ms a call for the Duel's ~470 rules of parts), so a
-    scenario's Control holds only the parts it grounds: base and the part `parts` are grounded alone first
-    to read which (a few ms)."""
-    placed = _parts_of(statements)
-    probe = clingo.Control(["--warn=none"])
-    with ast.ProgramBuilder(probe) as builder:
-        for part, statement in placed:
-            if part in ("base", PARTS):
-                builder.add(statement)
-    probe.add("base", [], "\n".join(facts))
-    probe.ground([("base", [])])
-    probe.ground([(PARTS, [clingo.Number(moment)]) for moment in range(steps(probe) + 1)])
-    fired = {a.symbol.arguments[1].name for a in probe.symbolic_atoms.by_signature("step_part", 2)}
-    kept = {*FIXED, *fired}
-    return [statement for part, statement in placed if part in kept or statement.ast_type == ast.ASTType.Program]
 
 
 def step_parts(control: clingo.Control) -> dict[int, list[str]]:
@@ -87,14 +75,17 @@ def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symb
     return [*out, (ANSWERS, [])]
 
 
-def ground(control: clingo.Control) -> None:
-    """Ground base and, in one call, which parts the steps of every moment fire; then moment by moment: the parts
-    its steps fire, and the state after it with what the next moment shows (which depends on nothing of the
-    steps that start from it); then the answers."""
+def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | None = None) -> None:
+    """Ground base and, in one call, which parts the steps of every moment fire (`add_parts`, where given, adds
+    those parts' rules to the Control then: see `split`); then moment by moment: the parts its steps fire, and
+    the state after it with what the next moment shows (which depends on nothing of the steps that start from
+    it); then the answers."""
     control.ground([("base", [])])
     count = steps(control)
     control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(count + 1)])
     fired = step_parts(control)
+    if add_parts is not None:
+        add_parts(sorted(set().union(*fired.values())))
     control.ground([(MOMENT, [clingo.Number(0)])])
     for moment in range(count + 1):
         number = [clingo.Number(moment)]

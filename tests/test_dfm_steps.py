@@ -15,7 +15,7 @@ import pytest
 from clingo import ast
 
 from pyengine import api, kb, stepwise
-from pyengine.engine import program, units
+from pyengine.engine import ground_timeline, program, units
 
 GOLDEN = Path(__file__).parent / "golden" / "dfm_answers.json"
 RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -71,11 +71,7 @@ def _grounded(path: str, plays: bool) -> list[clingo.Control]:
     controls = []
     for unit in units(scenario, {}):
         control = clingo.Control(["--warn=none", "--stats"])
-        with ast.ProgramBuilder(control) as builder:
-            for statement in program("dfm", unit.kinds):
-                builder.add(statement)
-        control.add("base", [], "\n".join(unit.facts))
-        stepwise.ground(control)
+        ground_timeline(control, "dfm", unit.kinds, unit.facts)
         control.solve()
         controls.append(control)
     return controls
