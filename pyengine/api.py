@@ -484,8 +484,9 @@ def plays_many(tables: list[tuple[Scenario, str | None, Choices | None, str | No
     return results
 
 
-def _plays_table(scenario: Scenario, player: str | None) -> Scenario:
-    """The table with one `plays` question (id `plays:PLAYER`) for the player, or for each player."""
+def _plays_table(scenario: Scenario, player: str | None, keep_questions: bool = False) -> Scenario:
+    """The table with one `plays` question (id `plays:PLAYER`) for the player, or for each player (after the
+    table's own questions, with `keep_questions`)."""
     from pyengine.fields import Fields
     from pyengine.scenario import Question
 
@@ -496,7 +497,7 @@ def _plays_table(scenario: Scenario, player: str | None) -> Scenario:
         fields = Fields({"player": name}, scenario.path, "--player", {"player"})
         questions.append(Question(f"plays:{name}", "plays", game.parse_question("plays", fields, scenario.state),
                                   None, None, [], {}, None))
-    return replace(scenario, questions=questions)
+    return replace(scenario, questions=[*(scenario.questions if keep_questions else []), *questions])
 
 
 def _explanation(scenario: Scenario, answers: list[Answer]) -> Explanation:

@@ -143,7 +143,10 @@ def _key_statement(statement: ast.AST, keyed: frozenset[Signature]) -> ast.AST:
 def keyed_program(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[ast.AST, ...]:
     """The encodings for these question kinds with every atom that can differ between units keyed by its unit
     (rewritten once per process for each set of input predicates)."""
-    statements = program(game, kinds)
+    # An external exists only where its condition holds: one whose condition no unit of the batch gives (the open
+    # reading choices of engine.solve_sides) has no instance here and is left out.
+    statements = tuple(s for s in program(game, kinds)
+                       if s.ast_type != ast.ASTType.External or _atoms_below(s.body) <= inputs)
     keyed = keyed_signatures(statements, inputs)
     return tuple(_key_statement(s, keyed) for s in statements)
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from pathlib import Path
 from typing import Any
 
@@ -179,12 +179,17 @@ class Unit:
     scenario: Scenario
     readings: dict[str, str]
     questions: list[Question]
-    # The state's and the questions' facts, then the reading choices in force.
-    facts: list[Fact]
+    # The state's and the questions' facts.
+    state_facts: list[Fact]
 
     @property
     def kinds(self) -> frozenset[str]:
         return frozenset(q.kind for q in self.questions)
+
+    @property
+    def facts(self) -> list[Fact]:
+        """The state's and the questions' facts, then the reading choices in force."""
+        return [*self.state_facts, *reading_facts(self.readings)]
 
 
 def units(scenario: Scenario, overrides: dict[str, str]) -> list[Unit]:
@@ -198,19 +203,41 @@ def units(scenario: Scenario, overrides: dict[str, str]) -> list[Unit]:
     for key, questions in groups.items():
         readings = dict(key[0])
         facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
-        found.append(Unit(scenario, readings, questions, [*facts, *reading_facts(readings)]))
+        found.append(Unit(scenario, readings, questions, facts))
     return found
 
 
 # A shown atom as its name and arguments, read from clingo once (each read of a Symbol's parts builds new objects).
-Atom = tuple[str, list[clingo.Symbol]]
+Atom = tuple[str, tuple[clingo.Symbol, ...]]
 
 
-def read_answers(unit: Unit, symbols: list[clingo.Symbol]) -> dict[str, Answer]:
-    """The answers of one unit's questions, read from the shown atoms of its stable model."""
+@lru_cache(maxsize=1 << 17)
+def _atom(symbol: clingo.Symbol) -> Atom:
+    """A function symbol's name and arguments (a symbol is a value: the same symbol always reads the same; the
+    models of one table under many sides share most of theirs)."""
+    return symbol.name, tuple(symbol.arguments)
+
+
+@lru_cache(maxsize=1 << 17)
+def _text(symbol: clingo.Symbol) -> str:
+    return str(symbol)
+
+
+def _is_play_of(symbol: clingo.Symbol, question: clingo.Symbol) -> bool:
+    """Whether a question term is play(Q, ...) of the question term Q."""
+    if symbol.type != clingo.SymbolType.Function:
+        return False
+    name, arguments = _atom(symbol)
+    return name == "play" and arguments[:1] == (question,)
+
+
+def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo.Symbol, str] | None = None
+                 ) -> dict[str, Answer]:
+    """The answers of one unit's questions, read from the shown atoms of its stable model (`play_ids`: the ids
+    of plays already read for the same table)."""
     kb = kbase.load(unit.scenario.game.name)
-    atoms: list[Atom] = [(s.name, s.arguments) for s in symbols]
-    undeclared = sorted({str(args[1]) for name, args in atoms if name == "reason"} - set(kb.rules))
+    atoms: list[Atom] = [_atom(s) for s in symbols]
+    undeclared = sorted({_text(args[1]) for name, args in atoms if name == "reason"} - set(kb.rules))
     if undeclared:
         raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
     by_term: dict[clingo.Symbol, list[Atom]] = {}
@@ -224,7 +251,8 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol]) -> dict[str, Answer]:
         answers[q.id] = Answer(q, verdict, reasons, _rested(kb, reasons, unit.readings), unit.readings, unit.facts,
                                assumptions=_assumed(by_term.get(term, [])))
         if q.kind == "plays":
-            answers[q.id].plays = _plays(unit.scenario, term, by_term, kb, unit.readings)
+            answers[q.id].plays = _plays(unit.scenario, term, by_term, kb, unit.readings,
+                                         {} if play_ids is None else play_ids)
     return answers
 
 
@@ -236,19 +264,61 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
     return [answers[q.id] for q in scenario.questions]
 
 
+def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[Answer]]:
+    """Every question of a scenario answered under each side (reading overrides, as `answer` takes them). In a
+    game over moments, the questions that fall into one unit under several sides are grounded once, with the
+    reading choices left open (reading_option/2), and solved once per side with its choices assigned."""
+    found: list[dict[str, Answer]] = [{} for _ in sides]
+    groups: dict[tuple[str, ...], list[tuple[int, Unit]]] = {}
+    for index, side in enumerate(sides):
+        for unit in units(scenario, side):
+            groups.setdefault(tuple(q.id for q in unit.questions), []).append((index, unit))
+    game = scenario.game
+    for members in groups.values():
+        if game.timeline and len(members) > 1:
+            first = members[0][1]
+            models = solve_sides(game.name, first.state_facts, first.kinds, [u.readings for _, u in members])
+        else:
+            models = [solve(game.name, u.facts, u.kinds) for _, u in members]
+        play_ids: dict[clingo.Symbol, str] = {}
+        for (index, unit), symbols in zip(members, models, strict=True):
+            found[index].update(read_answers(unit, symbols, play_ids))
+    return [[answers[q.id] for q in scenario.questions] for answers in found]
+
+
+def solve_sides(game: str, facts: list[Fact], kinds: frozenset[str],
+                sides: list[dict[str, str]]) -> list[list[clingo.Symbol]]:
+    """The stable model's atoms under each side's reading choices (every reading's choice given), from one
+    grounding of a game over moments with every choice left open (external) and assigned for each solve."""
+    kb = kbase.load(game)
+    options = [(name, value) for name, reading in sorted(kb.readings.items()) for value in reading.choices]
+    control = clingo.Control(["--warn=none"])
+    ground_timeline(control, game, kinds, [*facts, *(fact("reading_option", Const(n), Const(v)) for n, v in options)])
+    models = []
+    for side in sides:
+        for name, value in options:  # an external is false until assigned, and an assumption cannot lift that
+            chosen = clingo.Function("reading_chosen", [clingo.Function(name), clingo.Function(value)])
+            control.assign_external(chosen, side[name] == value)
+        satisfiable, shown = bounded_solve(control, "solving")
+        if not satisfiable:
+            raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+        models.append(shown)
+    return models
+
+
 def _verdict(name: str, atoms: list[Atom]) -> tuple[str | None, list[Reason]]:
     """The verdict and the reasons among the atoms of one question (or one play of a `plays` question)."""
-    verdicts = [str(args[1]) for kind, args in atoms if kind == "verdict"]
+    verdicts = [_text(args[1]) for kind, args in atoms if kind == "verdict"]
     if len(verdicts) > 1:
         raise RuntimeError(f"question {name} got several verdicts {verdicts}: a defect of the encodings")
-    reasons = sorted((Reason(str(args[1]), args[2]) for kind, args in atoms if kind == "reason"),
-                     key=lambda r: (r.rule, str(r.evidence)))
+    reasons = sorted((Reason(_text(args[1]), args[2]) for kind, args in atoms if kind == "reason"),
+                     key=lambda r: (r.rule, _text(r.evidence)))
     return (verdicts[0] if verdicts else None), reasons
 
 
 def _assumed(atoms: list[Atom]) -> list[str]:
     """The base-game assumptions among the atoms of one question (or one play)."""
-    return sorted({str(args[1]) for kind, args in atoms if kind == "assumed"})
+    return sorted({_text(args[1]) for kind, args in atoms if kind == "assumed"})
 
 
 def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, str]) -> dict[str, str]:
@@ -257,12 +327,14 @@ def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, 
 
 
 def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol, list[Atom]],
-           kb: kbase.KnowledgeBase, readings: dict[str, str]) -> list[Play]:
-    """The plays a `plays` question unfolded into (question terms play(Q, ...) in the encodings)."""
+           kb: kbase.KnowledgeBase, readings: dict[str, str], play_ids: dict[clingo.Symbol, str]) -> list[Play]:
+    """The plays a `plays` question unfolded into (question terms play(Q, ...) in the encodings); `play_ids`
+    keeps each play's id for the next model of the same table."""
     plays = []
     for sub, atoms in by_term.items():
-        if sub.type == clingo.SymbolType.Function and sub.name == "play" and sub.arguments[:1] == [term]:
-            verdict, reasons = _verdict(str(sub), atoms)
-            plays.append(Play(scenario.game.play_id(sub, scenario.state), sub, verdict, reasons,
-                              _rested(kb, reasons, readings), _assumed(atoms)))
+        if _is_play_of(sub, term):
+            verdict, reasons = _verdict(_text(sub), atoms)
+            if sub not in play_ids:
+                play_ids[sub] = scenario.game.play_id(sub, scenario.state)
+            plays.append(Play(play_ids[sub], sub, verdict, reasons, _rested(kb, reasons, readings), _assumed(atoms)))
     return sorted(plays, key=lambda p: p.id)

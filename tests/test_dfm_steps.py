@@ -15,7 +15,8 @@ import pytest
 from clingo import ast
 
 from pyengine import api, kb, stepwise
-from pyengine.engine import ground_timeline, program, units
+from pyengine.engine import answer as engine_answer
+from pyengine.engine import answer_sides, ground_timeline, program, units
 
 GOLDEN = Path(__file__).parent / "golden" / "dfm_answers.json"
 RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -99,3 +100,28 @@ def test_a_plays_question_grounds_every_step_part() -> None:
     last = stepwise.steps(control)
     control.ground([(stepwise.PARTS, [clingo.Number(last)])])
     assert set(stepwise.step_parts(control)[last]) == names
+
+
+# Tables whose answers turn on readings of several kinds (an exit, a toll, the chapter's end of turn).
+SIDES_FILES = ["examples/dfm_warg_and_elrond.yaml", "tests/scenarios/dfm/tom_toll.yaml",
+               "tests/scenarios/dfm/chapter_end_turn.yaml"]
+
+
+@pytest.mark.parametrize("path", SIDES_FILES)
+def test_every_reading_side_by_side_on_one_grounding_answers_as_each_side_alone(path: str) -> None:
+    """engine.answer_sides grounds a Duel table once with the reading choices left open and solves once per
+    side: each side's answers (the questions and both players' plays) equal that side answered alone."""
+    table = api._plays_table(api.load(Path(path)), None, keep_questions=True)
+    readings = kb.load("dfm").readings
+    sides = [{}] + [{name: choice} for name, reading in sorted(readings.items()) for choice in reading.choices
+                    if choice != reading.default]
+    together = answer_sides(table, sides)
+    for side, answers in zip(sides, together, strict=True):
+        alone = engine_answer(table, side)
+        assert [_summary(a) for a in answers] == [_summary(a) for a in alone], (path, side)
+
+
+def _summary(answer: Any) -> tuple[Any, ...]:
+    plays = [(p.id, p.verdict, p.rule_ids, p.rested_on, p.assumptions) for p in answer.plays or []]
+    return (answer.question.id, answer.verdict, [(r.rule, str(r.evidence)) for r in answer.reasons],
+            answer.rested_on, answer.readings, answer.assumptions, plays)

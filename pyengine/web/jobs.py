@@ -107,22 +107,13 @@ def _verdict(got: Any) -> str:
     return got if isinstance(got, str) else json.dumps(got, sort_keys=True)
 
 
-def _rows(scenario: Scenario, readings: dict[str, str], profile: str | None) -> dict[str, tuple[str, str, list[str]]]:
-    """Every verdict of the table under one side: its questions, then every play of each player."""
-    found: dict[str, tuple[str, str, list[str]]] = {}
-    if scenario.questions:
-        for q in api.answer(scenario, readings, profile).questions:
-            found[f"question {q.question}"] = (q.ask, _verdict(q.got), q.rules)
-    for q in api.plays(scenario, None, readings, profile).questions:
-        player = q.question.split(":", 1)[1]
-        for p in q.plays or []:
-            found[f"{player}: {p.play}"] = (p.description, _verdict(p.verdict), p.rules)
-    return found
-
-
 def compare(job: dict[str, Any]) -> Any:
     """The table's verdicts under the default readings beside those under every profile and every other choice
-    of every reading of the game; `differs` marks the rows where some side disagrees with the default."""
+    of every reading of the game: its questions, then every play of each player; `differs` marks the rows where
+    some side disagrees with the default. Every side is answered in one call (engine.answer_sides: a Duel table
+    is grounded once for all of them)."""
+    from pyengine.engine import answer_sides
+
     scenario = _table(job)
     kb = kbase.load(scenario.game.name)
     sides: list[tuple[str, dict[str, str], str | None]] = [("default", {}, None)]
@@ -130,15 +121,28 @@ def compare(job: dict[str, Any]) -> Any:
     for reading in sorted(kb.readings.values(), key=lambda r: r.name):
         in_force = scenario.readings.get(reading.name, reading.default)
         sides += [(f"{reading.name}={c}", {reading.name: c}, None) for c in reading.choices if c != in_force]
-    answers = [_rows(scenario, readings, profile) for _, readings, profile in sides]
-    rows = []
-    for key, (about, verdict, rules) in answers[0].items():
-        verdicts = [side.get(key, ("", "-", []))[1] for side in answers]
-        rows.append({"key": key, "about": about, "verdicts": verdicts, "rules": rules,
-                     "differs": any(v != verdict for v in verdicts)})
+    asked = api._plays_table(scenario, None, keep_questions=True)
+    answers = answer_sides(asked, [api._overrides(scenario.game.name, r, p) for _, r, p in sides])
+    rows: dict[str, dict[str, Any]] = {}  # by key: two plays that read alike are one row (the last one)
+    for index, first in enumerate(answers[0]):
+        question = first.question
+        if index < len(scenario.questions):
+            got = [a[index].play_sets() if a[index].plays is not None else a[index].verdict for a in answers]
+            rows[f"question {question.id}"] = _row(question.kind, [_verdict(g) for g in got], first.rule_ids)
+            continue
+        player = question.id.split(":", 1)[1]
+        by_side = [{p.id: p for p in side[index].plays or []} for side in answers]
+        for play in first.plays or []:
+            verdicts = [_verdict(side[play.id].verdict) if play.id in side else "-" for side in by_side]
+            rows[f"{player}: {play.id}"] = _row(scenario.game.describe_play(play.term, scenario.state), verdicts,
+                                                play.rule_ids)
     return {"game": scenario.game.name, "file": scenario.path,
             "sides": [{"label": label, "readings": readings, "profile": profile}
-                      for label, readings, profile in sides], "rows": rows}
+                      for label, readings, profile in sides], "rows": [{"key": k, **row} for k, row in rows.items()]}
+
+
+def _row(about: str, verdicts: list[str], rules: list[str]) -> dict[str, Any]:
+    return {"about": about, "verdicts": verdicts, "rules": rules, "differs": any(v != verdicts[0] for v in verdicts)}
 
 
 def edge_cases(job: dict[str, Any]) -> Any:
