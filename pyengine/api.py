@@ -19,6 +19,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field, fields, is_dataclass, replace
+from functools import cached_property, partial
 from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
@@ -166,9 +167,14 @@ class ScenarioResult(Result):
 @dataclass
 class Explanation(ScenarioResult):
     """The answers to a scenario's questions; `text` (not in the JSON) is the explanation chain in words,
-    verdict <- rule <- paragraph <- state, as `pyengine explain` prints it."""
+    verdict <- rule <- paragraph <- state, as `pyengine explain` prints it, written when first read."""
 
-    text: str = field(default="", metadata={"internal": True})
+    render: Callable[[], str] | None = field(default=None, repr=False, compare=False, metadata={"internal": True})
+
+    @cached_property
+    def text(self) -> str:
+        """The explanation chain in words."""
+        return self.render() if self.render is not None else ""
 
 
 @dataclass
@@ -398,10 +404,17 @@ def _overrides(game: str, readings: dict[str, str] | None, profile: str | None) 
 
 # -- answers ------------------------------------------------------------------------------------------------
 
-def _reasons(scenario: Scenario, reasons: list[Reason]) -> list[ReasonResult]:
+def _reasons(scenario: Scenario, reasons: list[Reason], words: dict[Any, str]) -> list[ReasonResult]:
+    """The reasons as results; `words` keeps each evidence's words for the other reasons of the same table (the
+    plays of a table share most of their evidence)."""
     kb = kbase.load(scenario.game.name)
-    return [ReasonResult(r.rule, str(r.evidence), scenario.game.describe(r.evidence, scenario.state),
-                         [Source(d, p) for d, p in kb.rules[r.rule].sources]) for r in reasons]
+    out = []
+    for r in reasons:
+        if r.evidence not in words:
+            words[r.evidence] = scenario.game.describe(r.evidence, scenario.state)
+        out.append(ReasonResult(r.rule, str(r.evidence), words[r.evidence],
+                                [Source(d, p) for d, p in kb.rules[r.rule].sources]))
+    return out
 
 
 def _assumptions(scenario: Scenario, found: list[str]) -> list[str] | None:
@@ -409,18 +422,20 @@ def _assumptions(scenario: Scenario, found: list[str]) -> list[str] | None:
     return found if kbase.load(scenario.game.name).assumptions else None
 
 
-def _play(scenario: Scenario, play: Play) -> PlayResult:
+def _play(scenario: Scenario, play: Play, words: dict[Any, str]) -> PlayResult:
     return PlayResult(play.id, scenario.game.describe_play(play.term, scenario.state), play.verdict, play.rule_ids,
-                      _reasons(scenario, play.reasons), play.rested_on, _assumptions(scenario, play.assumptions))
+                      _reasons(scenario, play.reasons, words), play.rested_on,
+                      _assumptions(scenario, play.assumptions))
 
 
 def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
     """One engine answer as a result."""
     q = answer.question
     got = answer.play_sets() if answer.plays is not None else answer.verdict
+    words: dict[Any, str] = {}
     return QuestionResult(q.id, q.kind, q.expect, got, not answer.failures(), answer.failures(), answer.rule_ids,
-                          _reasons(scenario, answer.reasons), answer.rested_on, answer.readings,
-                          None if answer.plays is None else [_play(scenario, p) for p in answer.plays],
+                          _reasons(scenario, answer.reasons, words), answer.rested_on, answer.readings,
+                          None if answer.plays is None else [_play(scenario, p, words) for p in answer.plays],
                           _assumptions(scenario, answer.assumptions))
 
 
@@ -504,7 +519,7 @@ def _explanation(scenario: Scenario, answers: list[Answer]) -> Explanation:
     from pyengine.render import explain as render
 
     return Explanation(scenario.path, scenario.title, [question_result(scenario, a) for a in answers],
-                       render(scenario, answers))
+                       partial(render, scenario, answers))
 
 
 def _check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | list[str]:
