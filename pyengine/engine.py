@@ -181,6 +181,9 @@ class Unit:
     questions: list[Question]
     # The state's and the questions' facts.
     state_facts: list[Fact]
+    # The game's group of the questions (pyengine.games.Game.group_key): units of one group differ only in their
+    # readings, and in a game over moments share their timeline.
+    group: Any = None
 
     @property
     def kinds(self) -> frozenset[str]:
@@ -203,7 +206,7 @@ def units(scenario: Scenario, overrides: dict[str, str]) -> list[Unit]:
     for key, questions in groups.items():
         readings = dict(key[0])
         facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
-        found.append(Unit(scenario, readings, questions, facts))
+        found.append(Unit(scenario, readings, questions, facts, key[1]))
     return found
 
 
@@ -257,33 +260,43 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo
 
 
 def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[Answer]:
-    """Answer every question of a scenario, one Control per unit."""
-    answers: dict[str, Answer] = {}
-    for unit in units(scenario, overrides or {}):
-        answers.update(read_answers(unit, solve(scenario.game.name, unit.facts, unit.kinds)))
-    return [answers[q.id] for q in scenario.questions]
+    """Answer every question of a scenario (answer_sides with one side)."""
+    return answer_sides(scenario, [overrides or {}])[0]
 
 
 def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[Answer]]:
-    """Every question of a scenario answered under each side (reading overrides, as `answer` takes them). In a
-    game over moments, the questions that fall into one unit under several sides are grounded once, with the
-    reading choices left open (reading_option/2), and solved once per side with its choices assigned."""
+    """Every question of a scenario answered under each side (reading overrides). A card game answers each unit
+    in a Control of its own. In a game over moments, the units of one group (under one side or several) share
+    their timeline: it is grounded once with all their questions and, where their readings differ, with the
+    reading choices left open (reading_option/2), then solved once per set of reading choices."""
     found: list[dict[str, Answer]] = [{} for _ in sides]
-    groups: dict[tuple[str, ...], list[tuple[int, Unit]]] = {}
+    groups: dict[Any, list[tuple[int, Unit]]] = {}
     for index, side in enumerate(sides):
         for unit in units(scenario, side):
-            groups.setdefault(tuple(q.id for q in unit.questions), []).append((index, unit))
-    game = scenario.game
+            groups.setdefault(unit.group if scenario.game.timeline else id(unit), []).append((index, unit))
     for members in groups.values():
-        if game.timeline and len(members) > 1:
-            first = members[0][1]
-            models = solve_sides(game.name, first.state_facts, first.kinds, [u.readings for _, u in members])
-        else:
-            models = [solve(game.name, u.facts, u.kinds) for _, u in members]
         play_ids: dict[clingo.Symbol, str] = {}
-        for (index, unit), symbols in zip(members, models, strict=True):
+        for (index, unit), symbols in zip(members, _models([u for _, u in members]), strict=True):
             found[index].update(read_answers(unit, symbols, play_ids))
     return [[answers[q.id] for q in scenario.questions] for answers in found]
+
+
+def _models(group: list[Unit]) -> list[list[clingo.Symbol]]:
+    """The stable model each unit of a group is read from: its own, or for units over one timeline one grounding
+    of all their questions, solved once per set of reading choices."""
+    first = group[0]
+    game = first.scenario.game
+    if len(group) == 1:
+        return [solve(game.name, first.facts, first.kinds)]
+    questions = list({q.id: q for unit in group for q in unit.questions}.values())
+    facts = game.facts(first.scenario.state, [(q.id, q.kind, q.params) for q in questions])
+    kinds = frozenset(q.kind for q in questions)
+    choices = list(dict.fromkeys(tuple(sorted(u.readings.items())) for u in group))
+    if len(choices) == 1:
+        shown = solve(game.name, [*facts, *reading_facts(first.readings)], kinds)
+        return [shown] * len(group)
+    models = dict(zip(choices, solve_sides(game.name, facts, kinds, [dict(c) for c in choices]), strict=True))
+    return [models[tuple(sorted(u.readings.items()))] for u in group]
 
 
 def solve_sides(game: str, facts: list[Fact], kinds: frozenset[str],

@@ -125,3 +125,28 @@ def _summary(answer: Any) -> tuple[Any, ...]:
     plays = [(p.id, p.verdict, p.rule_ids, p.rested_on, p.assumptions) for p in answer.plays or []]
     return (answer.question.id, answer.verdict, [(r.rule, str(r.evidence)) for r in answer.reasons],
             answer.rested_on, answer.readings, answer.assumptions, plays)
+
+
+def test_units_sharing_a_timeline_are_grounded_once_and_solved_without_choices(monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    """A Duel file whose questions need several reading choices is grounded once with the choices left open and
+    solved once per set of choices: no solve makes a choice, and one Control serves every unit of a timeline."""
+    from pyengine import engine
+
+    solves: list[tuple[clingo.Control, float]] = []  # each Control kept, so that no two share an id
+    original = engine.bounded_solve
+
+    def counted(control: clingo.Control, what: str, *args: Any, **kwargs: Any) -> Any:
+        result = original(control, what, *args, **kwargs)
+        solves.append((control, control.statistics["solving"]["solvers"]["choices"]))
+        return result
+
+    monkeypatch.setattr(engine, "bounded_solve", counted)
+    shared = 0
+    for path in sorted(RECORDED):
+        scenario = api.load(Path(path))
+        before = len(solves)
+        engine.answer(scenario)
+        controls = {id(control) for control, _ in solves[before:]}
+        assert len(controls) == len({u.group for u in units(scenario, {})}), path
+        shared += len(solves) - before > len(controls)
+    assert shared > 0 and all(choices == 0 for _, choices in solves)
