@@ -1,8 +1,8 @@
 """Random playouts of the Duel for Middle-earth to the end of the game (issue 23), many at a time: each playout
 is drawn from a seed (pyengine.playouts.playout), written as a scenario file, and answered again from the file
-with a question for every action (done), the Power tokens after every action (8) and who won. Prints each
-playout as a JSON line and then the distribution of game lengths and of how games end, and how long the
-answers took.
+by a fresh `pyengine check` (the time includes its start), with a question for every action (done), the Power
+tokens after every action (8) and who won. Prints each playout as a JSON line and then the distribution of game
+lengths and of how games end, and how long the answers took.
 
     python benchmarks/playouts.py [--count 100] [--jobs 2] [--first-seed 1] [--out DIR] [--json]
 """
@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import statistics
+import subprocess
 import sys
 import tempfile
 import time
@@ -22,7 +23,7 @@ from typing import Any
 
 import yaml
 
-from pyengine import api, playouts
+from pyengine import playouts
 
 # A game that runs its course takes 100-150 actions; one that has not ended by this many is reported as such.
 LIMIT = 400
@@ -39,12 +40,18 @@ def one(job: tuple[int, str]) -> dict[str, Any]:
                           for n in range(1, count + 1)]
     path = Path(folder, f"playout_{seed:04d}.yaml")
     path.write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
+    # Answered as a judge would, by a fresh `pyengine check` (this process has grown while drawing the game).
     started = time.perf_counter()
-    result = api.answer(path)
+    done = subprocess.run([sys.executable, "-m", "pyengine", "check", str(path), "--json"], capture_output=True,
+                          text=True, check=False)
     answered = time.perf_counter() - started
-    winner = next(q for q in result.questions if q.question == "winner")
-    return {"seed": seed, "actions": count, "winner": winner.got, "by": winner.rules, "drawn_s": round(drawn, 1),
-            "answered_s": round(answered, 2), "failed": [q.question for q in result.questions if not q.passed]}
+    if done.returncode not in (0, 1):
+        raise RuntimeError(f"checking {path} failed: {done.stderr}")
+    [result] = json.loads(done.stdout)["scenarios"]
+    winner = next(q for q in result["questions"] if q["question"] == "winner")
+    return {"seed": seed, "actions": count, "winner": winner["got"], "by": winner["rules"],
+            "drawn_s": round(drawn, 1), "answered_s": round(answered, 2),
+            "failed": [q["question"] for q in result["questions"] if not q["passed"]]}
 
 
 def main(argv: list[str] | None = None) -> int:

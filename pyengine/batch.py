@@ -24,7 +24,7 @@ import clingo
 from clingo import ast
 
 from pyengine.asp import fact
-from pyengine.engine import Answer, Unit, program, read_answers, solve, units
+from pyengine.engine import Answer, Unit, answer, program, read_answers, solve, units
 from pyengine.limits import bounded_solve
 from pyengine.scenario import Scenario
 
@@ -207,14 +207,18 @@ def answer_many(items: list[tuple[Scenario, dict[str, str]]]) -> list[list[Answe
     open_batches: dict[str, Batch] = {}
     for index, (scenario, overrides) in enumerate(items):
         try:
+            # A game over moments is grounded a moment at a time (pyengine.stepwise), each scenario's timelines
+            # once for all its units (engine.answer), never keyed into a batch.
+            if scenario.game.timeline:
+                results[index] = answer(scenario, overrides)
+                continue
             found = units(scenario, overrides)
         except Exception as error:  # the scenario's own failure, reported in its place
             results[index] = error
             continue
         for unit in found:
             batch = open_batches.get(scenario.game.name)
-            # A game over moments is grounded a moment at a time (pyengine.stepwise): each unit alone.
-            if batch is None or not batch.fits(unit) or scenario.game.timeline:
+            if batch is None or not batch.fits(unit):
                 batch = open_batches[scenario.game.name] = Batch(scenario.game.name)
                 batches.append(batch)
             batch.add(index, unit)
@@ -232,7 +236,7 @@ def answer_many(items: list[tuple[Scenario, dict[str, str]]]) -> list[list[Answe
             except Exception as error:  # this scenario's defect; the others' answers stand
                 results[index] = error
     for index, (scenario, _) in enumerate(items):
-        if not isinstance(results[index], Exception):
+        if not isinstance(results[index], Exception) and not scenario.game.timeline:
             results[index] = [answers[index][q.id] for q in scenario.questions]
     return results
 
