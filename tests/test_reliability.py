@@ -275,11 +275,13 @@ def test_dask_on_a_cluster_whose_only_worker_dies_is_a_one_line_error_within_the
         try:
             client = distributed.Client(cluster.scheduler_address)
             client.wait_for_workers(1, timeout=30)
-            client.close()
             command = subprocess.Popen([sys.executable, "-m", "pyengine", "--timeout", "4", "check",
-                                        str(SCENARIOS / "dfm"), "--dask", cluster.scheduler_address],
+                                        str(SCENARIOS), "--dask", cluster.scheduler_address],
                                        cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
-            time.sleep(3)
+            deadline = time.monotonic() + 30
+            while not any(client.processing().values()) and time.monotonic() < deadline:  # a chunk is running
+                time.sleep(0.05)
+            client.close()
             worker.kill()
             killed = time.monotonic()
             _, err = command.communicate(timeout=30)
