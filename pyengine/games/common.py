@@ -25,16 +25,6 @@ def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str]) 
     return catalog
 
 
-def check_deck_total(fields: Fields, key: str, counts: list[int]) -> None:
-    """A decklist whose copies add up past the largest number the encodings take is refused where it is written
-    (each count alone is within the bound; their sum per card reaches the facts)."""
-    from pyengine.asp import MAX_NUMBER
-
-    if sum(counts) > MAX_NUMBER:
-        raise fields.error(key, f"the list holds {sum(counts):,} cards, over the limit of {MAX_NUMBER:,}",
-                           expected=f"at most {MAX_NUMBER:,} cards in one list")
-
-
 def hypothetical_cards(state: Any, fields: Fields, card_fields: set[str],
                        parse: Callable[[Fields], Card]) -> list[Card]:
     """A scenario's `cards:`, laid over the state's catalog as they are read (one may name another), at most
@@ -116,6 +106,16 @@ class CardGame:
     # (pyengine.stepwise): a card game's state is one moment, grounded in one call.
     common_files: ClassVar[tuple[str, ...]] = ("readings.lp", "verdicts.lp")
     timeline: ClassVar[bool] = False
+
+    @staticmethod
+    def check_deck_total(fields: Fields, key: str, counts: list[int]) -> None:
+        """A decklist whose copies add up past the largest number the encodings take is refused where it is
+        written (each count alone is within the bound; their sum per card reaches the facts)."""
+        from pyengine.asp import MAX_NUMBER
+
+        if sum(counts) > MAX_NUMBER:
+            raise fields.error(key, f"the list holds {sum(counts):,} cards, over the limit of {MAX_NUMBER:,}",
+                               expected=f"at most {MAX_NUMBER:,} cards in one list")
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
         return None

@@ -17,14 +17,7 @@ from pyengine.catalog import Card, Catalog, MemoryCatalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
 from pyengine.games import DOCUMENTS
-from pyengine.games.common import (
-    CardGame,
-    catalog_for,
-    check_deck_total,
-    hypothetical_cards,
-    read_builtin,
-    resolve_card,
-)
+from pyengine.games.common import CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
 from pyengine.limits import limits
 from pyengine.resources import facts_dir
 from pyengine.text import title_key
@@ -363,7 +356,7 @@ class Lotr(CardGame):
                 if errors is None:
                     raise
                 errors.append(error)
-        check_deck_total(fields, key, [n for _, n, _ in entries])
+        self.check_deck_total(fields, key, [n for _, n, _ in entries])
         return entries
 
     def _instance_ref(self, fields: Fields, key: str, state: State) -> str:

@@ -17,14 +17,7 @@ from pyengine.catalog import Card, Catalog
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
 from pyengine.games import DOCUMENTS
-from pyengine.games.common import (
-    CardGame,
-    catalog_for,
-    check_deck_total,
-    hypothetical_cards,
-    read_builtin,
-    resolve_card,
-)
+from pyengine.games.common import CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
 from pyengine.limits import limits
 from pyengine.resources import facts_dir
 from pyengine.text import title_key
@@ -265,7 +258,7 @@ class Marvel(CardGame):
                 if errors is None:
                     raise
                 errors.append(error)
-        check_deck_total(fields, "cards", [n for _, n in entries])
+        self.check_deck_total(fields, "cards", [n for _, n in entries])
         return {"identity": identity, "entries": entries}
 
     def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[State, dict[str, Any]]:
