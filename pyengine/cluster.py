@@ -26,7 +26,7 @@ from pyengine.runner import stop_kept
 PRELOAD = ("pyengine.api", "pyengine.batch", "pyengine.engine", "pyengine.games.lotr", "pyengine.games.marvel",
            "pyengine.games.dfm")
 # How long to wait for the scheduler to answer before the address is called wrong (seconds).
-CONNECT_SECONDS = 10
+CONNECT_SECONDS = 5
 # How often a run on the cluster looks at what has finished and whether the cluster still has workers (seconds).
 POLL_SECONDS = 0.5
 
