@@ -21,6 +21,7 @@ from starlette.testclient import TestClient
 
 from conftest import ROOT
 from pyengine.api import _check_files
+from pyengine.errors import InputError
 from pyengine.fuzz import alive, descendants
 from pyengine.web.app import Settings, create_app
 from pyengine.yamlio import load_file
@@ -494,7 +495,7 @@ def test_the_quick_and_the_marked_yaml_readings_accept_the_same_files(tmp_path: 
 
     many = "[" + ", ".join(["1"] * (MAX_NODES + 10)) + "]"
     for reader in (load_plain, load_text):
-        with pytest.raises(Exception, match="more than 200,000 values"):
+        with pytest.raises(InputError, match="more than 200,000 values"):
             reader(many, "many.yaml")
 
 

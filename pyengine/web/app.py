@@ -308,6 +308,8 @@ def create_app(settings: Settings) -> Starlette:
             return JSONResponse(await document_data(request.path_params["document"]))
         except InputError as error:
             return _error(404, [str(error)])
+        except Busy as busy:
+            return _error(503, [str(busy)], {"Retry-After": "5"})
 
     async def document_data(document: str) -> dict[str, Any]:
         known = [d["document"] for d in documents_index(settings.docs)]
@@ -317,6 +319,8 @@ def create_app(settings: Settings) -> Starlette:
             status, reply = await run("document", {
                 "document": document, "docs": str(settings.docs) if settings.docs else None,
                 "scenarios": [str(p) for p in settings.scenarios]}, settings.search_seconds)
+            if status == 503:
+                raise Busy(reply[0])
             if status != 200:
                 raise InputError(reply[0])
             document_cache[document] = json.loads(reply)
@@ -346,9 +350,9 @@ def create_app(settings: Settings) -> Starlette:
     async def rulebook(request: Request) -> Response:
         try:
             view = await document_data(request.path_params["document"])
-        except InputError as error:
+        except (InputError, Busy) as error:
             return templates.TemplateResponse(request, "error.html", {"message": str(error), "config": page_config()},
-                                              status_code=404)
+                                              status_code=503 if isinstance(error, Busy) else 404)
         return templates.TemplateResponse(request, "rulebook.html", {"view": view, "config": page_config()})
 
     async def root(request: Request) -> Response:
