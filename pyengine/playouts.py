@@ -132,8 +132,9 @@ def playout(seed: int, limit: int = 400) -> dict[str, Any]:
         words = GAME.play_id(clingo.Function("play", [step.arguments[0], option]), None)
         actions.append(action_of(words, player.name))
         after = [clingo.Number(len(actions))]
-        control.ground([(stepwise.CHOOSE, [moment, step]), (stepwise.ADVANCE, [moment]), (stepwise.MOMENT, after),
-                        (stepwise.ASK, after), (stepwise.PARTS, after)])
+        # The state after the play drawn, and then (in another call: pyengine.stepwise) what it shows.
+        control.ground([(stepwise.CHOOSE, [moment, step]), (stepwise.ADVANCE, [moment])])
+        control.ground([(stepwise.MOMENT, after), (stepwise.ASK, after), (stepwise.PARTS, after)])
     game = written_game(0)
     count = len(actions)
     tokens = [{"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1)]

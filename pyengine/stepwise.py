@@ -5,7 +5,15 @@ makes no choices. A step grounds only the parts its action can fire (step_part/2
 and a Control holds only the step parts some moment fires, because the grounder's cost for one call grows with
 the number of rules it holds, grounded or not. A search over states (edge
 cases, flips) grounds every part in one call instead, so that its choices reach every moment (`parts`). No
-verdict is decided here."""
+verdict is decided here.
+
+What a ground call costs (measured for issue 23, benchmarks/README.md): a fixed part for every rule head the
+Control has grounded before (about 1.5 ms a call at the end of a Duel game), so a moment has as few calls as it
+can; and, in a call that derives a predicate from itself (the state at t+1 from the state at t), an index of every
+earlier moment's atoms of it, so no call does: the part advance writes the state after a step as next/2, which
+the part moment reads in the next call. Two calls a moment are the fewest: in one, the moment's state would be
+derived from itself, and the steps' refusals from who has won at the moment, which reads the step before it (a
+cycle through negation: nothing would be a fact)."""
 
 from __future__ import annotations
 
@@ -77,22 +85,22 @@ def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symb
 
 def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | None = None) -> None:
     """Ground base and, in one call, which parts the steps of every moment fire (`add_parts`, where given, adds
-    those parts' rules to the Control then: see `split`); then moment by moment: the parts its steps fire, and
-    the state after it with what the next moment shows (which depends on nothing of the steps that start from
-    it); then the answers."""
+    those parts' rules to the Control then: see `split`); then moment by moment, in two calls: the state at the
+    moment, and then the parts its steps fire with the state after its step; then the answers."""
     control.ground([("base", [])])
     count = steps(control)
     control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(count + 1)])
     fired = step_parts(control)
     if add_parts is not None:
         add_parts(sorted(set().union(*fired.values())))
-    control.ground([(MOMENT, [clingo.Number(0)])])
     for moment in range(count + 1):
         number = [clingo.Number(moment)]
-        if fired.get(moment):
-            control.ground([(name, number) for name in fired[moment]])
+        control.ground([(MOMENT, number)])
+        steps_and_after = [(name, number) for name in fired.get(moment, [])]
         if moment < count:
-            control.ground([(ADVANCE, number), (MOMENT, [clingo.Number(moment + 1)])])
+            steps_and_after.append((ADVANCE, number))
+        if steps_and_after:
+            control.ground(steps_and_after)
     control.ground([(ANSWERS, [])])
 
 def main(arguments: list[str] | None = None) -> int:
