@@ -309,8 +309,9 @@ def _ground_atoms(game: dict[str, Any]) -> int:
 
 def bench_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
     """Duel for Middle-earth at game scale (issue 23): a written game's first 20 actions and all 120 checked,
-    `plays` on the example and after 40 actions, every reading side by side on the example, the Duel scenario
-    folder checked, and the ground atoms per action at 10 and 100 actions (slope between them)."""
+    `plays` on the example and after 40 actions, every reading side by side on the example, `pyengine check` of
+    the Duel scenario folder (the command, on the processors it may use), and the ground atoms per action at 10
+    and 100 actions (slope between them)."""
     from pyengine import api, playouts
     from pyengine.web.jobs import compare
 
@@ -320,7 +321,9 @@ def bench_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
                ("dfm_check_whole_game", lambda: api.answer(playouts.written_game())),
                ("dfm_plays_example", lambda: api.plays(example)),
                ("dfm_plays_after_40_actions", lambda: api.plays(after_40)),
-               ("dfm_check_scenario_folder", lambda: api.check([ROOT / "tests" / "scenarios" / "dfm"]))]
+               # As a judge runs it: the command, from its start to its exit, with its default --jobs.
+               ("dfm_check_scenario_folder", lambda: subprocess.run(
+                   _command("check", str(ROOT / "tests" / "scenarios" / "dfm")), check=True, capture_output=True))]
     if not quick:
         text = example.read_text(encoding="utf-8")
         figures.append(("dfm_every_reading_example", lambda: compare({"scenario": text, "name": str(example)})))

@@ -325,6 +325,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--memory", type=_megabytes, default=DEFAULT_LIMITS.memory_mb, metavar="MB",
                         help=f"stop the work on one unit that needs more memory (default {DEFAULT_LIMITS.memory_mb})")
     sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    processors = len(os.sched_getaffinity(0))
 
     def readings_options(p: argparse.ArgumentParser) -> None:
         p.add_argument("--reading", action="append", metavar="NAME=VALUE",
@@ -334,7 +335,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     check = sub.add_parser("check", help="run scenario files and compare the answers with their expectations")
     check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
-    check.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="check on N processes")
+    check.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
+                       help=f"check on N processes (default {processors}: the processors this command may use)")
     check.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     readings_options(check)
     check.set_defaults(func=cmd_check)
@@ -351,7 +353,8 @@ def build_parser() -> argparse.ArgumentParser:
     dk.add_argument("files", nargs="+", metavar="FILE")
     dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
     dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one (gemp)")
-    dk.add_argument("--jobs", type=_positive_int, default=1, metavar="N", help="validate on N processes")
+    dk.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
+                    help=f"validate on N processes (default {processors}: the processors this command may use)")
     dk.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     readings_options(dk)
     dk.set_defaults(func=cmd_deck)

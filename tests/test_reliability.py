@@ -328,10 +328,17 @@ def _server_workers() -> set[int]:
 
 
 @pytest.mark.parametrize("after", [0.2, 1.5])
-def test_a_killed_check_leaves_no_worker(after: float) -> None:
+def test_a_killed_check_leaves_no_worker(after: float, tmp_path: Path) -> None:
+    import yaml
+
+    from pyengine import playouts
+
+    game = yaml.safe_dump(playouts.written_game())  # a whole game: the check is still running when it is killed
+    for copy in range(8):
+        Path(tmp_path, f"game_{copy}.yaml").write_text(game, encoding="utf-8")
     command = subprocess.Popen([sys.executable, "-m", "pyengine", "check", str(SCENARIOS / "dfm"),
-                                str(SCENARIOS / "lotr"), "--jobs", "2"], cwd=ROOT, stdout=subprocess.DEVNULL,
-                               stderr=subprocess.DEVNULL)
+                                str(SCENARIOS / "lotr"), str(tmp_path), "--jobs", "2"], cwd=ROOT,
+                               stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 20
     while not descendants(command.pid) and time.monotonic() < deadline:  # the workers have started
         time.sleep(0.05)
