@@ -1,7 +1,8 @@
 """The Duel for Middle-earth grounded one moment at a time (pyengine.stepwise): every Duel scenario file answers
 exactly as it did when the encodings were one program over all moments (tests/golden/dfm_answers.json, recorded
-from that program: verdicts, rule ids, reasons, readings, assumptions, and every play of `plays`), and grounds to
-facts only, with no solver choices."""
+from that program: verdicts, rule ids, reasons, readings, assumptions, and every play of `plays`; a file added
+since is recorded when it is added, its expectations checked by the scenario tests), and grounds to facts only,
+with no solver choices."""
 
 from __future__ import annotations
 
