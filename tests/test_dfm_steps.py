@@ -181,3 +181,23 @@ def _variables(node: Any) -> set[str]:
 
     Collect()(node)
     return names
+
+
+def test_the_loaders_board_names_are_the_knowledge_bases() -> None:
+    """pyengine.games.dfm refuses region and tile names outside the board; its lists are the board_region/1 and
+    tile_region/2 facts of facts/dfm/base_game.lp, and the allies and races its ally/2 and race/2 facts."""
+    from pyengine.games import dfm
+    from pyengine.resources import facts_dir, rules_dir
+
+    control = clingo.Control(["--warn=none"])
+    control.load(str(Path(facts_dir(), "dfm", "base_game.lp")))
+    control.load(str(Path(rules_dir(), "dfm", "calls.lp")))
+    control.ground([("base", [])])
+
+    def atoms(name: str, arity: int) -> list[clingo.Symbol]:
+        return [a.symbol for a in control.symbolic_atoms.by_signature(name, arity)]
+
+    assert sorted(a.arguments[0].string for a in atoms("board_region", 1)) == sorted(dfm.REGIONS)
+    assert sorted(a.arguments[0].string for a in atoms("tile_region", 2)) == sorted(dfm.TILES)
+    assert {a.arguments[0].name: a.arguments[1].name for a in atoms("ally", 2)} == dfm.ALLIES
+    assert sorted(a.arguments[0].name for a in atoms("race", 2)) == sorted(dfm.RACES)

@@ -14,12 +14,15 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pyengine import api
+from pyengine.errors import InputError
+from pyengine.games.dfm import REGIONS
 from pyengine.games.marvel import loose_key
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -383,11 +386,30 @@ PROPERTY = settings(max_examples=25, deadline=None, suppress_health_check=[Healt
 
 
 @PROPERTY
-@given(region=TEXT, other=TEXT, qid=TEXT)
-def test_any_duel_text_is_data(region: str, other: str, qid: str) -> None:
-    """Region names and question ids of any text round-trip, and change no other question's answer."""
+@given(qid=TEXT, region=st.sampled_from(REGIONS), other=st.sampled_from(REGIONS))
+def test_any_duel_text_is_data(qid: str, region: str, other: str) -> None:
+    """Question ids of any text round-trip, and change no other question's answer."""
     assume(region != other)
-    data = {"game": "dfm", "turn": "fellowship",
+    data = _duel_table(region, other, qid)
+    answers = {a.question: a for a in api.answer(data).questions}
+    assert answers[qid].got == "1" and answers[f"{qid}-other"].got == "1"
+    assert answers[f"{qid}-count"].got == "8" and answers[f"{qid}-step"].got == "done"
+
+
+@PROPERTY
+@given(region=TEXT)
+def test_any_other_region_name_is_a_located_input_error(region: str) -> None:
+    """A region of any text that is not one of the board's (assumption board) is an input error naming its field
+    and the board's regions, never a region the rules would know nothing of."""
+    assume(region not in REGIONS)
+    with pytest.raises(InputError) as caught:
+        api.answer(_duel_table(region, "gondor", "q"))
+    assert "unknown region" in caught.value.message and caught.value.field and "gondor" in (caught.value.expected or "")
+
+
+def _duel_table(region: str, other: str, qid: str) -> dict[str, Any]:
+    """Boromir places a unit where Sauron has two, questions named after `qid`."""
+    return {"game": "dfm", "turn": "fellowship",
             "state": {"tokens": {"fellowship": 2, "sauron": 2, "box": 2},
                       "allies": {"fellowship": {"hidden": ["boromir"]}},
                       "units": {"sauron": {region: 2, other: 1}}, "connections": [[region, other]]},
@@ -396,9 +418,6 @@ def test_any_duel_text_is_data(region: str, other: str, qid: str) -> None:
                           {"id": f"{qid}-other", "ask": "value", "after": 1, "of": ["units", "sauron", other]},
                           {"id": f"{qid}-count", "ask": "tokens", "after": 1},
                           {"id": f"{qid}-step", "ask": "action", "step": 1}]}
-    answers = {a.question: a for a in api.answer(data).questions}
-    assert answers[qid].got == "1" and answers[f"{qid}-other"].got == "1"
-    assert answers[f"{qid}-count"].got == "8" and answers[f"{qid}-step"].got == "done"
 
 
 @PROPERTY

@@ -173,8 +173,8 @@ DFM_START = {
         "coins": {"fellowship": 2, "sauron": 1},
         "allies": {"fellowship": {"hidden": ["tom_bombadil", "faramir", "goldberry"]},
                    "sauron": {"hidden": ["balrog", "shelob", "grima", "chieftain"]}},
-        "stacks": {"elves": 1}, "units": {"fellowship": {"shire": 1}, "sauron": {"bree": 1}},
-        "connections": [["shire", "bree"]], "tiles": ["moria", "bree"], "ring": 2, "nazgul": 1,
+        "stacks": {"elves": 1}, "units": {"fellowship": {"lindon": 1}, "sauron": {"arnor": 1}},
+        "connections": [["lindon", "arnor"]], "tiles": ["helms_deep", "bree"], "ring": 2, "nazgul": 1,
         "extra_turns": {"fellowship": 1, "sauron": 1}, "symbols": {"fellowship": {"elves": 2}},
     },
 }
@@ -185,10 +185,10 @@ DFM_LAST_CARDS["state"]["tokens_gone"] = [[2, 1], [2, 3]]
 DFM_LAST_CARDS["state"]["tokens"] = {"fellowship": 2, "sauron": 2, "box": 4}
 DFM_ACTIONS = [
     {"call": "tom_bombadil"}, {"call": "faramir", "card": [5, 1]}, {"call": "faramir", "card": [5, 2], "card2": [4, 1]},
-    {"call": "goldberry"}, {"call": "balrog", "connection": ["shire", "bree"]}, {"call": "shelob", "race": "elves"},
+    {"call": "goldberry"}, {"call": "balrog", "connection": ["lindon", "arnor"]}, {"call": "shelob", "race": "elves"},
     {"call": "grima", "card": [5, 3]}, {"take": [5, 4], "use": "discard"}, {"take": [5, 5], "use": "play"},
     {"take": [4, 4], "use": "play"}, {"end_turn": True}, {"move_nazgul": True}, {"move_ring": True},
-    {"call": "chieftain", "tile": "moria"}, {"landmark": "moria"}, {"landmark": "bree"},
+    {"call": "chieftain", "tile": "helms_deep"}, {"landmark": "helms_deep"}, {"landmark": "bree"},
     {"alliance": "pair", "race": "elves"},
     {"take": [1, 1], "use": "discard"}, {"take": [1, 2], "use": "play"}, {"call": "faramir", "card": [1, 2]},
 ]

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import clingo
 
 from pyengine.asp import Const, Fact, Term, Value, fact, render, term
-from pyengine.errors import InputError
+from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
 from pyengine.games import DOCUMENTS
 
@@ -28,8 +28,14 @@ RACES = ("dwarves", "men", "elves", "hobbits", "wizards", "ents")
 # revealed by the Warg, or left out of the game at setup (p16: never drawn).
 ALLY_STATES = ("hidden", "revealed", "entered", "set_aside", "by_warg", "out_of_game")
 TOKEN_PLACES = ("fellowship", "sauron", "box", "spent", "nazgul")
+# The board's regions and its Landmark tiles, as facts/dfm/base_game.lp names them (board_region/1,
+# tile_region/2; assumptions board and region_tiles): any other name is an input error, never a region the
+# rules would know nothing of.
+REGIONS = ("lindon", "arnor", "rhovanion", "enedwaith", "rohan", "gondor", "mordor")
+TILES = ("barad_dur", "isengard", "erebor", "minas_tirith", "helms_deep", "grey_havens", "bree")
+BOARD = {"region": REGIONS, "tile": TILES}
 # Where else Power tokens may lie, with the kinds of the location's arguments.
-TOKEN_LOCATIONS = {"stack": ("race",), "tile": ("region",), "connection": ("region", "region"),
+TOKEN_LOCATIONS = {"stack": ("race",), "tile": ("tile",), "connection": ("region", "region"),
                    "card": ("number", "number")}
 # The choices each effect takes: name -> kind of value (region, race, tile, connection, card, ally, mode, move).
 CHOICES: dict[tuple[str, str], dict[str, str]] = {
@@ -86,16 +92,16 @@ STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", 
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
-# (faction, race, ally, use: constants), region names (any text) and layout numbers.
+# (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
     "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
     "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": (), "discarded": ("colour",),
     "pairs_used": ("faction", "race")}
 BOOLEAN: dict[str, tuple[str, ...]] = {
-    "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("region",),
-    "owned": ("region", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
-    "blocked": ("region", "region", "faction"), "protected": ("region", "faction"),
+    "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("tile",),
+    "owned": ("tile", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
+    "blocked": ("region", "region", "faction"), "protected": ("tile", "faction"),
     "forced": ("faction", "number", "number", "use"), "eagle": ("faction",), "eagle_top": (),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
     "three_used": ("faction",),
@@ -141,12 +147,23 @@ class State:
 
 
 def _fits(value: Any, kind: str) -> bool:
-    """Whether a fluent argument is of its kind: one of the game's words, a region name, or a layout number."""
+    """Whether a fluent argument is of its kind: one of the game's words, a region or tile of the board, or a
+    layout number."""
     if kind in WORDS:
         return value in WORDS[kind]
+    if kind in BOARD:
+        return value in BOARD[kind]
     if kind == "number":
         return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_POSITION
     return isinstance(value, str) and bool(value)
+
+
+def board_name(value: Any, kind: str, **where: Any) -> str:
+    """A region or tile name of the board (`kind`), or a located input error naming the board's names."""
+    if isinstance(value, str) and value in BOARD[kind]:
+        return value
+    raise InputError(f"unknown {kind} {value!r}", expected=f"one of the board's {kind}s: " + ", ".join(BOARD[kind]),
+                     suggestion=closest(value, BOARD[kind]) if isinstance(value, str) else None, **where)
 
 
 def _value_words(value: clingo.Symbol) -> str:
@@ -267,22 +284,26 @@ class Dfm:
         symbols = fields.sub("symbols", set(FACTIONS))
         fortresses = fields.sub("fortresses", set(FACTIONS))
         for player in FACTIONS:
-            for region, n in self._numbers(units, player, None).items():
+            for region in units.mapping(player):
+                if region not in REGIONS:
+                    raise units.sub(player, set(units.mapping(player))).error(
+                        str(region), f"unknown region {region!r}", expected="one of the board's regions: "
+                        + ", ".join(REGIONS), suggestion=closest(str(region), REGIONS))
+            for region, n in self._numbers(units, player, REGIONS).items():
                 facts.append(fact("init_num", term("units", Const(player), region), n))
             for race, n in self._numbers(alliance, player, RACES).items():
                 facts.append(fact("init_num", term("alliance", Const(player), Const(race)), n))
             for race, n in self._numbers(symbols, player, RACES).items():
                 facts.append(fact("init_num", term("symbols", Const(player), Const(race)), n))
             for item, line, column, path in fortresses.items(player):
-                if not isinstance(item, str) or not item:
-                    raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                                     expected="a region name, e.g. gondor")
-                facts.append(fact("init", term("fortress", Const(player), item)))
+                region = board_name(item, "region", file=fields.file, line=line, column=column, field=path)
+                facts.append(fact("init", term("fortress", Const(player), region)))
         for item, line, column, path in fields.items("connections"):
-            if not (isinstance(item, list) and len(item) == 2 and all(isinstance(r, str) for r in item)):
+            if not (isinstance(item, list) and len(item) == 2):
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected="a pair of region names, e.g. [gondor, rohan]")
-            facts.append(fact("connected", item[0], item[1]))
+            ends = [board_name(r, "region", file=fields.file, line=line, column=column, field=path) for r in item]
+            facts.append(fact("connected", *ends))
         for item, line, column, path in fields.items("flags"):
             fluent = self._fluent_term(item, fields, "flags")
             if fluent.name not in BOOLEAN or fluent.name in DERIVED:
@@ -290,10 +311,8 @@ class Dfm:
                                  expected="a true/false fluent such as [locked, elves, fellowship]")
             facts.append(fact("init", fluent))
         for item, line, column, path in fields.items("tiles"):
-            if not isinstance(item, str):
-                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                                 expected="a region tile name")
-            facts.append(fact("init", term("open_tile", item)))
+            tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
+            facts.append(fact("init", term("open_tile", tile)))
 
     def _token_location(self, item: Any, fields: Fields, path: str, line: int | None,
                         column: int | None) -> tuple[Term, int]:
@@ -323,10 +342,8 @@ class Dfm:
         value = action.raw(name)
         line, column = action.data.key_at(name) if hasattr(action.data, "key_at") else (None, None)
         where = {"file": action.file, "line": line, "column": column, "field": action.name(name)}
-        if kind in ("region", "tile"):
-            if not isinstance(value, str):
-                raise InputError(f"got {value!r}", expected=f"a {kind} name", **where)
-            return value
+        if kind in BOARD:
+            return board_name(value, kind, **where)
         if kind in ("race", "mode", "ally", "colour"):
             words = {"race": RACES, "mode": ("nazgul", "unit"), "ally": tuple(ALLIES), "colour": COLOURS}[kind]
             return Const(action.choice(name, words, required=True) or "")
@@ -334,9 +351,9 @@ class Dfm:
             row, col = self._position(value, action, action.name(name), line, column)
             return term("c", row, col)
         if kind in ("connection", "move"):
-            if not (isinstance(value, list) and len(value) == 2 and all(isinstance(r, str) for r in value)):
+            if not (isinstance(value, list) and len(value) == 2):
                 raise InputError(f"got {value!r}", expected="a pair of region names [from, to]", **where)
-            return term("c" if kind == "connection" else "m", value[0], value[1])
+            return term("c" if kind == "connection" else "m", *(board_name(r, "region", **where) for r in value))
         raise AssertionError(kind)
 
     def _action(self, action: Fields, index: int) -> Action:
@@ -378,9 +395,9 @@ class Dfm:
             return (term("alliance", Const(trigger), Const(race)), [],
                     f"{player} takes an Alliance token of the {race} ({trigger})")
         if kind == "landmark":
-            tile = action.raw("landmark")
-            if not isinstance(tile, str) or not tile:
-                raise action.error("landmark", f"got {tile!r}", expected="a Landmark tile name, e.g. minas_tirith")
+            line, column = action.data.key_at("landmark") if hasattr(action.data, "key_at") else (None, None)
+            tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
+                              field=action.name("landmark"))
             return term("landmark", tile), [], f"{player} takes the Landmark tile {tile}"
         if not action.flag(kind, True):
             raise action.error(kind, "is false", expected=f"{kind}: true")
@@ -429,14 +446,14 @@ class Dfm:
 
     def _fluent_term(self, raw: Any, fields: Fields, key: str) -> Term:
         """A fluent written as a list ([units, sauron, gondor]) as a typed term: names of the game's vocabulary
-        as constants, whole numbers in range as numbers, anything else (a region) as text."""
+        as constants, whole numbers in range as numbers, a region or tile of the board as text."""
         if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
             raise fields.error(key, f"got {raw!r}", expected="a list such as [tokens, fellowship]")
         name, args = raw[0], raw[1:]
         if name == "tokens" and args and isinstance(args[0], str) and args[0] in TOKEN_LOCATIONS:
             kinds = TOKEN_LOCATIONS[args[0]]
             if len(args) - 1 != len(kinds) or not all(_fits(a, k) for a, k in zip(args[1:], kinds, strict=False)):
-                raise fields.error(key, f"got {raw!r}", expected="[tokens, stack, RACE], [tokens, tile, REGION], "
+                raise fields.error(key, f"got {raw!r}", expected="[tokens, stack, RACE], [tokens, tile, TILE], "
                                    "[tokens, connection, FROM, TO] or [tokens, card, ROW, COLUMN]")
             values = [Const(a) if k in WORDS else a for a, k in zip(args[1:], kinds, strict=True)]
             return term("tok", term({"connection": "conn"}.get(args[0], args[0]), *values))
@@ -452,7 +469,7 @@ class Dfm:
                                + ", ".join(known))
         for a, kind in zip(args, kinds, strict=True):
             if not _fits(a, kind):
-                choices = ", ".join(WORDS[kind]) if kind in WORDS else f"a {kind}"
+                choices = ", ".join({**WORDS, **BOARD}.get(kind, ())) or f"a {kind}"
                 raise fields.error(key, f"got {a!r} in {raw!r}", expected=f"{choices} as the {kind} of {name}")
         return term(name, *(Const(a) if k in WORDS else a for a, k in zip(args, kinds, strict=True)))
 
@@ -539,11 +556,13 @@ class Dfm:
             return symbol.string if symbol.type == clingo.SymbolType.String else symbol.name
 
         state: dict[str, Any] = {"tokens": {}, "coins": {}, "allies": {}, "units": {}, "stacks": {}, "alliance": {},
-                                 "grey": {}, "connections": [["r1", "r2"]]}
+                                 "grey": {}, "connections": []}
         turn, actions, choices = "fellowship", [], {}
         for atom in facts:
             args = atom.arguments
-            if atom.name == "init_num":
+            if atom.name == "connected":
+                state["connections"].append([plain(a) for a in args])
+            elif atom.name == "init_num":
                 fluent, value = args[0], args[1].number
                 inner = [plain(a) for a in fluent.arguments]
                 if fluent.name == "tok":
@@ -612,7 +631,8 @@ class Dfm:
         fluent = term.arguments[0]
         if fluent.name == "tok":
             place = fluent.arguments[0]
-            of = ["tokens", "connection", "r1", "r2"] if place.name == "conn" else ["tokens", place.name]
+            of = ["tokens", place.name] if place.name != "conn" else \
+                ["tokens", "connection", *(a.string for a in place.arguments)]
         else:
             of = [fluent.name, *[a.string if a.type == clingo.SymbolType.String else a.name for a in fluent.arguments]]
         return {"ask": "value", "after": 1, "of": of}
