@@ -194,13 +194,12 @@ DFM_ACTIONS = [
 ]
 
 
-@SETTINGS
-@given(st.sampled_from((DFM_START, DFM_LAST_CARDS)),
-       st.lists(st.tuples(st.sampled_from(DFM_ACTIONS), st.sampled_from(("enter", "exit")),
-                          st.sampled_from(("fellowship", "sauron"))), min_size=1, max_size=8))
-def test_dfm_every_action_conserves_the_eight_power_tokens(start: dict[str, Any],
-                                                           moves: list[tuple[dict, str, str]]) -> None:
-    data = copy.deepcopy(start)
+DUEL_MOVES = st.lists(st.tuples(st.sampled_from(DFM_ACTIONS), st.sampled_from(("enter", "exit")),
+                                st.sampled_from(("fellowship", "sauron"))), min_size=1, max_size=8)
+
+
+def duel_actions(moves: list[tuple[dict, str, str]]) -> list[dict[str, Any]]:
+    """The drawn moves as a Duel action sequence: each call with its effect, by an ally of its player's side."""
     actions = []
     for template, effect, player in moves:
         action = {"player": player, **copy.deepcopy(template)}
@@ -213,6 +212,28 @@ def test_dfm_every_action_conserves_the_eight_power_tokens(start: dict[str, Any]
             if action["call"] == "faramir" and effect == "exit" and "card2" not in action:
                 action["card2"] = [4, 2]
         actions.append(action)
-    data["actions"] = actions
-    data["questions"] = [{"ask": "tokens", "after": n} for n in range(len(actions) + 1)]
+    return actions
+
+
+@SETTINGS
+@given(st.sampled_from((DFM_START, DFM_LAST_CARDS)), DUEL_MOVES)
+def test_dfm_every_action_conserves_the_eight_power_tokens(start: dict[str, Any],
+                                                           moves: list[tuple[dict, str, str]]) -> None:
+    data = copy.deepcopy(start)
+    data["actions"] = duel_actions(moves)
+    data["questions"] = [{"ask": "tokens", "after": n} for n in range(len(data["actions"]) + 1)]
     assert set(verdicts(data)) == {"8"}
+
+
+@SETTINGS
+@given(st.sampled_from((DFM_START, DFM_LAST_CARDS)), DUEL_MOVES)
+def test_dfm_every_action_keeps_the_thirty_coins(start: dict[str, Any], moves: list[tuple[dict, str, str]]) -> None:
+    """The coins the players hold and the reserve add up to the game's 30 after every action (assumption
+    coins_reserve: the reserve not given is the coins nobody holds)."""
+    data = copy.deepcopy(start)
+    data["actions"] = duel_actions(moves)
+    places = (["coins", "fellowship"], ["coins", "sauron"], ["reserve"])
+    data["questions"] = [{"ask": "value", "after": n, "of": of} for n in range(len(data["actions"]) + 1)
+                         for of in places]
+    got = [int(v or 0) for v in verdicts(data)]
+    assert {sum(got[i:i + 3]) for i in range(0, len(got), 3)} == {30}

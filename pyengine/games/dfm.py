@@ -186,7 +186,8 @@ class Dfm:
     deck_fields: ClassVar[set[str]] = set()
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
     input_predicates: ClassVar[set[str]] = {
-        "chapter", "last_step", "init", "init_num", "given_tokens", "token_gone", "connected", "act", "choice",
+        "chapter", "last_step", "init", "init_num", "given_tokens", "given_reserve", "token_gone", "connected", "act",
+        "choice",
         "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour"}
@@ -261,8 +262,10 @@ class Dfm:
                              else fact("init", term("taken", row, col)))
         for player, n in self._numbers(fields, "coins", FACTIONS).items():
             facts.append(fact("init_num", term("coins", Const(player)), n))
-        for name, default in (("reserve", 30), ("nazgul", 0), ("discard_pile", 0)):
-            facts.append(fact("init_num", Const(name), fields.whole(name, default, minimum=0)))
+        if fields.has("reserve"):  # otherwise the coins the players do not hold (rules/dfm/state.lp)
+            facts.append(fact("given_reserve", fields.whole("reserve", 0, minimum=0)))
+        for name in ("nazgul", "discard_pile"):
+            facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
         if fields.has("ring"):
             facts.append(fact("init_num", Const("ring"), fields.whole("ring", 0, minimum=0)))
         for race, n in self._numbers(fields, "stacks", RACES).items():
@@ -562,6 +565,8 @@ class Dfm:
             args = atom.arguments
             if atom.name == "connected":
                 state["connections"].append([plain(a) for a in args])
+            elif atom.name == "given_reserve":
+                state["reserve"] = args[0].number
             elif atom.name == "init_num":
                 fluent, value = args[0], args[1].number
                 inner = [plain(a) for a in fluent.arguments]
