@@ -1,10 +1,11 @@
 """Random playouts of the Duel for Middle-earth to the end of the game (issue 23), many at a time: each playout
-is drawn from a seed (pyengine.playouts.playout), written as a scenario file, and answered again from the file
-by a fresh `pyengine check` (the time includes its start), with a question for every action (done), the Power
-tokens after every action (8) and who won. Prints each playout as a JSON line and then the distribution of game
-lengths and of how games end, and how long the answers took.
+is drawn from a seed (pyengine.playouts.playout) and written as a scenario file, on `--jobs` processes; once all
+are drawn, each is answered again from its file, one at a time, by a fresh `pyengine check` (the time includes its
+start), with a question for every action (done), the Power tokens after every action (8) and who won. Prints each
+playout as a JSON line and then the distribution of game lengths and of how games end, and how long the answers
+took. `--answer DIR` answers the playout files a run wrote there (`--out DIR`) again, drawing nothing.
 
-    python benchmarks/playouts.py [--count 100] [--jobs 2] [--first-seed 1] [--out DIR] [--json]
+    python benchmarks/playouts.py [--count 100] [--jobs 2] [--first-seed 1] [--out DIR] [--answer DIR] [--json]
 """
 
 from __future__ import annotations
@@ -29,8 +30,8 @@ from pyengine import playouts
 LIMIT = 400
 
 
-def one(job: tuple[int, str]) -> dict[str, Any]:
-    """One playout: drawn, written to the folder, answered again from the file."""
+def draw(job: tuple[int, str]) -> dict[str, Any]:
+    """One playout drawn from its seed and written to the folder, with a question for every action."""
     seed, folder = job
     started = time.perf_counter()
     game = playouts.playout(seed, limit=LIMIT)
@@ -40,7 +41,11 @@ def one(job: tuple[int, str]) -> dict[str, Any]:
                           for n in range(1, count + 1)]
     path = Path(folder, f"playout_{seed:04d}.yaml")
     path.write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
-    # Answered as a judge would, by a fresh `pyengine check` (this process has grown while drawing the game).
+    return {"seed": seed, "actions": count, "drawn_s": round(drawn, 1), "path": str(path)}
+
+
+def answer(path: Path) -> dict[str, Any]:
+    """A playout file answered as a judge would, by a fresh `pyengine check` (its start included)."""
     started = time.perf_counter()
     done = subprocess.run([sys.executable, "-m", "pyengine", "check", str(path), "--json"], capture_output=True,
                           text=True, check=False)
@@ -49,36 +54,48 @@ def one(job: tuple[int, str]) -> dict[str, Any]:
         raise RuntimeError(f"checking {path} failed: {done.stderr}")
     [result] = json.loads(done.stdout)["scenarios"]
     winner = next(q for q in result["questions"] if q["question"] == "winner")
-    return {"seed": seed, "actions": count, "winner": winner["got"], "by": winner["rules"],
-            "drawn_s": round(drawn, 1), "answered_s": round(answered, 2),
+    return {"winner": winner["got"], "by": winner["rules"], "answered_s": round(answered, 2),
             "failed": [q["question"] for q in result["questions"] if not q["passed"]]}
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="random Duel playouts to the end of the game")
     parser.add_argument("--count", type=int, default=100)
-    parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--jobs", type=int, default=2, help="processes drawing playouts at once")
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--out", help="the folder the playouts are written to (default: a temporary one)")
+    parser.add_argument("--answer", metavar="DIR", help="draw nothing: answer the playout files already in DIR")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pyengine-playouts-") as tmp:
-        folder = args.out or tmp
+        folder = args.answer or args.out or tmp
         Path(folder).mkdir(parents=True, exist_ok=True)
-        seeds = [(seed, folder) for seed in range(args.first_seed, args.first_seed + args.count)]
+        if args.answer:
+            drawn = [{"seed": int(p.stem.split("_")[1]), "path": str(p),
+                      "actions": len(yaml.safe_load(p.read_text(encoding="utf-8"))["actions"])}
+                     for p in sorted(Path(folder).glob("playout_*.yaml"))]
+        else:
+            seeds = [(seed, folder) for seed in range(args.first_seed, args.first_seed + args.count)]
+            with ProcessPoolExecutor(max_workers=args.jobs) as pool:
+                drawn = list(pool.map(draw, seeds))
+        # Answered one at a time once every playout is drawn, so that nothing else runs beside an answer.
         results = []
-        with ProcessPoolExecutor(max_workers=args.jobs) as pool:
-            for result in pool.map(one, seeds):
-                results.append(result)
-                print(json.dumps(result), file=sys.stderr, flush=True)
+        for game in drawn:
+            path = Path(game.pop("path"))
+            result = {**game, **answer(path)}
+            results.append(result)
+            print(json.dumps(result), file=sys.stderr, flush=True)
     lengths = [r["actions"] for r in results]
-    answered = [r["answered_s"] for r in results]
+    answered = sorted(r["answered_s"] for r in results)
     summary = {"playouts": len(results), "ended": sum(r["actions"] < LIMIT for r in results),
                "all_expectations_hold": all(not r["failed"] for r in results),
                "length": {"min": min(lengths), "median": statistics.median(lengths), "max": max(lengths)},
                "endings": dict(Counter(f"{r['winner']} by {','.join(r['by'])}" for r in results)),
-               "answered_s": {"median": statistics.median(answered), "max": max(answered)},
-               "drawn_s": {"median": statistics.median(r["drawn_s"] for r in results)}}
+               "answered_s": {"median": statistics.median(answered), "quartiles": [answered[len(answered) // 4],
+                              answered[3 * len(answered) // 4]], "max": answered[-1],
+                              "at_least_2_s": sum(a >= 2 for a in answered)}}
+    if not args.answer:
+        summary["drawn_s"] = {"median": statistics.median(r["drawn_s"] for r in results)}
     print(json.dumps(summary, indent=None if not args.json else 2))
     return 0
 
