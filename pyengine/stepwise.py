@@ -42,9 +42,8 @@ def steps(control: clingo.Control) -> int:
 
 def split(statements: Sequence[ast.AST]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
     """The statements of base and of the fixed parts; and those of each step part, its #program statement first.
-    A scenario's Control is given the first at once and a step part only when some moment fires it (`ground`):
-    every ground call costs time for every rule of the program, grounded or not (about 2 ms a call beside the
-    Duel's ~470 rules of step parts)."""
+    A scenario's Control is given the first at once and a step part only when some moment fires it (`ground`),
+    which spares a short scenario adding the Duel's ~550 statements of step parts it never grounds."""
     fixed: list[ast.AST] = []
     by_part: dict[str, list[ast.AST]] = {}
     target = fixed
