@@ -17,6 +17,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pyengine import __version__
 from pyengine.errors import InputError
 from pyengine.games import GAME_NAMES
 from pyengine.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS, limits
@@ -316,6 +317,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pyengine", description=(
         "A rules knowledge base for card games, in Answer Set Programming: says whether a play, a deck or an "
         "action is legal and why, down to the paragraph of the rules document."))
+    parser.add_argument("--version", action="version", version=f"pyengine {__version__}")
     parser.add_argument("--max-instances", type=_positive_int, default=DEFAULT_LIMITS.max_instances, metavar="N",
                         help=f"refuse states with more than N card instances (default {DEFAULT_LIMITS.max_instances})")
     parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",

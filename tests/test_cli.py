@@ -55,6 +55,7 @@ BAD_INPUTS = {
     "lotr_not_a_site.yaml": ("5:17", "is a possession, not a site", "only sites lie on the adventure path"),
     "lotr_bearer_missing.yaml": ("5:9", "borne by 'nobody'", "a companion, ally or minion in the play area"),
     "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'"),
+    "dfm_unknown_region.yaml": ("4:20", "unknown region 'gondr'", "did you mean 'gondor'"),
 }
 
 
@@ -180,6 +181,16 @@ def test_bad_options_exit_2(cli, monkeypatch: pytest.MonkeyPatch,
     code, _, err = cli(*args)
     assert code == 2
     assert words in err and "Traceback" not in err
+
+
+def test_version_is_the_packages(capsys: pytest.CaptureFixture[str]) -> None:
+    from importlib.metadata import version
+
+    from pyengine.cli import main
+
+    with pytest.raises(SystemExit) as exited:  # argparse's version action, as --help
+        main(["--version"])
+    assert exited.value.code == 0 and capsys.readouterr().out.strip() == f"pyengine {version('pyengine')}"
 
 
 def test_console_script_and_module_run_without_traceback(tmp_path: Path) -> None:
