@@ -98,10 +98,10 @@ SEARCH_STEPS = 1
 
 
 @cache
-def _world(game: str, suffix: str, without_rule: str | None) -> tuple[ast.AST, ...]:
-    """The game's encodings for one world: renamed, without #show, and without the rules that derive
-    a reason naming `without_rule`. Rewritten once per process for each world (0.35 s each for the Duel; the
-    consistency check's 60 searches asked for 120), from the encodings `program` parsed once per process."""
+def _renamed(game: str, suffix: str) -> tuple[tuple[ast.AST, ast.AST], ...]:
+    """Each statement of the game's encodings but #show, with its form for one world (its predicates renamed):
+    built once per process for each world (0.35 s for the Duel; the consistency check's searches ask for 120
+    worlds), from the encodings `program` parsed once per process."""
     inputs = frozenset(registry()[game].input_predicates)
     rename = _Rename(suffix, inputs)
     out = []
@@ -110,14 +110,20 @@ def _world(game: str, suffix: str, without_rule: str | None) -> tuple[ast.AST, .
         if kind in (ast.ASTType.ShowSignature, ast.ASTType.ShowTerm):
             continue
         if kind == ast.ASTType.Defined:
-            if statement.name not in inputs:
-                statement = statement.update(name=f"{statement.name}_{suffix}")
-            out.append(statement)
-            continue
-        if without_rule and kind == ast.ASTType.Rule and _mentions(statement.head, without_rule):
-            continue
-        out.append(rename(statement))
+            renamed = statement if statement.name in inputs else statement.update(name=f"{statement.name}_{suffix}")
+        else:
+            renamed = rename(statement)
+        out.append((statement, renamed))
     return tuple(out)
+
+
+@cache
+def _world(game: str, suffix: str, without_rule: str | None) -> tuple[ast.AST, ...]:
+    """The game's encodings for one world: renamed, without #show, and without the rules that derive
+    a reason naming `without_rule`."""
+    return tuple(renamed for statement, renamed in _renamed(game, suffix)
+                 if not (without_rule and statement.ast_type == ast.ASTType.Rule
+                         and _mentions(statement.head, without_rule)))
 
 
 def _bounds(max_cards: int, max_instances: int) -> list[str]:
