@@ -96,7 +96,6 @@ class Result:
         stream.write("".join(pending))
 
 
-
 def _one_level(value: Any) -> Any:
     """A dataclass as the JSON encoder meets it: its fields (left out as `_plain` leaves them out), their values
     converted when the encoder reaches them."""

@@ -88,6 +88,7 @@ def test_bad_sides_are_input_errors(cli) -> None:
      'face("peter","01001a","01001b")'),
     ("tests/scenarios/dfm/tokens_short.yaml", "enter-needs-a-token", "refused", "done",
      "value(tok(fellowship),0,1)"),
+    ("tests/scenarios/dfm/goldberry_reserve_short.yaml", "strict-refuses", "refused", "done", "value(reserve,2,3)"),
 ])
 def test_flip_finds_the_smallest_change(cli, file: str, question: str, before: str,
                                         after: str, change: str) -> None:

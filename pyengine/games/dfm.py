@@ -186,13 +186,13 @@ class Dfm:
     deck_fields: ClassVar[set[str]] = set()
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
     input_predicates: ClassVar[set[str]] = {
-        "chapter", "last_step", "init", "init_num", "given_tokens", "given_reserve", "token_gone", "connected", "act",
-        "choice",
+        "chapter", "last_step", "init", "init_num", "given_tokens", "given_reserve", "token_gone", "connected",
+        "act", "choice",
         "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
-    flip_predicates: ClassVar[set[str]] = {"init_num", "init"}
+    flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
     common_files: ClassVar[tuple[str, ...]] = ("readings.lp",)
     # Its encodings run over moments, grounded one at a time (pyengine.stepwise, rules/dfm/state.lp).
