@@ -171,8 +171,8 @@ DFM_START = {
     "state": {
         "tokens": {"fellowship": 2, "sauron": 2, "box": 2},
         "coins": {"fellowship": 2, "sauron": 1},
-        "allies": {"fellowship": {"hidden": ["tom_bombadil", "faramir", "goldberry"]},
-                   "sauron": {"hidden": ["balrog", "shelob", "grima", "chieftain"]}},
+        "allies": {"fellowship": {"hidden": ["tom_bombadil", "faramir", "goldberry", "lobelia"]},
+                   "sauron": {"hidden": ["balrog", "shelob", "grima", "chieftain", "witch_king"]}},
         "stacks": {"elves": 1}, "units": {"fellowship": {"lindon": 1}, "sauron": {"arnor": 1}},
         "connections": [["lindon", "arnor"]], "tiles": ["helms_deep", "bree"], "ring": 2, "nazgul": 1,
         "extra_turns": {"fellowship": 1, "sauron": 1}, "symbols": {"fellowship": {"elves": 2}},
@@ -191,6 +191,9 @@ DFM_ACTIONS = [
     {"call": "chieftain", "tile": "helms_deep"}, {"landmark": "helms_deep"}, {"landmark": "bree"},
     {"alliance": "pair", "race": "elves"},
     {"take": [1, 1], "use": "discard"}, {"take": [1, 2], "use": "play"}, {"call": "faramir", "card": [1, 2]},
+    {"move": ["lindon", "arnor"]}, {"move": ["arnor", "lindon"]},
+    {"call": "witch_king", "mode": "unit", "region": "lindon"},
+    {"call": "lobelia", "region": "arnor", "move1": ["arnor", "lindon"], "place1": "arnor", "place2": "lindon"},
 ]
 
 
@@ -205,12 +208,17 @@ def duel_actions(moves: list[tuple[dict, str, str]]) -> list[dict[str, Any]]:
         action = {"player": player, **copy.deepcopy(template)}
         if "call" in action:
             action["effect"] = effect
-            if (action["call"] in ("tom_bombadil", "faramir", "goldberry")) != (player == "fellowship"):
+            if (action["call"] in ("tom_bombadil", "faramir", "goldberry", "lobelia")) != (player == "fellowship"):
                 continue
             if action["call"] == "faramir" and effect == "enter":
                 action.pop("card2", None)
             if action["call"] == "faramir" and effect == "exit" and "card2" not in action:
                 action["card2"] = [4, 2]
+            if action["call"] == "witch_king" and effect == "exit":
+                action.pop("mode")
+            if action["call"] == "lobelia":
+                for name in ("region",) if effect == "exit" else ("place1", "place2"):
+                    action.pop(name)
         actions.append(action)
     return actions
 
@@ -237,3 +245,25 @@ def test_dfm_every_action_keeps_the_thirty_coins(start: dict[str, Any], moves: l
                          for of in places]
     got = [int(v or 0) for v in verdicts(data)]
     assert {sum(got[i:i + 3]) for i in range(0, len(got), 3)} == {30}
+
+
+@SETTINGS
+@given(st.sampled_from((DFM_START, DFM_LAST_CARDS)), DUEL_MOVES)
+def test_dfm_units_of_both_sides_never_share_a_region(start: dict[str, Any],
+                                                      moves: list[tuple[dict, str, str]]) -> None:
+    """After every action no region holds units of both players (assumption unit_conflict: units that meet fight
+    until one side remains), and a plain movement never adds a unit: the two sides' units only leave by a fight,
+    which takes as many of each, or by an effect's removal."""
+    data = copy.deepcopy(start)
+    data["actions"] = duel_actions(moves)
+    cells = [(p, r) for p in ("fellowship", "sauron") for r in ("lindon", "arnor")]
+    data["questions"] = [{"ask": "value", "after": n, "of": ["units", p, r]} for n in range(len(data["actions"]) + 1)
+                         for p, r in cells]
+    got = [int(v or 0) for v in verdicts(data)]
+    moments = [dict(zip(cells, got[i:i + len(cells)], strict=True)) for i in range(0, len(got), len(cells))]
+    for units in moments:
+        assert not any(units["fellowship", r] and units["sauron", r] for r in ("lindon", "arnor")), units
+    for action, before, after in zip(data["actions"], moments, moments[1:], strict=False):
+        if "move" in action:
+            lost = {p: sum(before[p, r] - after[p, r] for r in ("lindon", "arnor")) for p in ("fellowship", "sauron")}
+            assert lost["fellowship"] == lost["sauron"] >= 0, (action, lost)

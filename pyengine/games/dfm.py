@@ -86,7 +86,7 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
 
 TEMPLATES = call_templates()
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
-                 "alliance", *{
+                 "alliance", "move", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
@@ -198,7 +198,8 @@ class Dfm:
     # Its encodings run over moments, grounded one at a time (pyengine.stepwise, rules/dfm/state.lp).
     timeline: ClassVar[bool] = True
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
-                                             "allies_fellowship.lp", "tokens.lp", "victory.lp", "alliance.lp",
+                                             "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
+                                             "alliance.lp",
                                              "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
@@ -362,12 +363,12 @@ class Dfm:
     def _action(self, action: Fields, index: int) -> Action:
         """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
         player = action.choice("player", FACTIONS, required=True) or ""
-        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance")
+        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance", "move")
                  if action.has(k)]
         if len(kinds) != 1:
             raise action.error("player", f"the action does {' and '.join(kinds) or 'nothing'}",
                                expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark, "
-                                        "alliance")
+                                        "alliance, move")
         kind = kinds[0]
         if kind == "call":
             ally = action.choice("call", tuple(ALLIES), required=True) or ""
@@ -397,6 +398,9 @@ class Dfm:
             race = action.choice("race", RACES, required=True) or ""
             return (term("alliance", Const(trigger), Const(race)), [],
                     f"{player} takes an Alliance token of the {race} ({trigger})")
+        if kind == "move":
+            start, end = self._choice(action, "move", "move").args
+            return term("move", start, end), [], f"{player} moves a unit from {start} to {end}"
         if kind == "landmark":
             line, column = action.data.key_at("landmark") if hasattr(action.data, "key_at") else (None, None)
             tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
