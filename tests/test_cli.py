@@ -56,6 +56,7 @@ BAD_INPUTS = {
     "lotr_bearer_missing.yaml": ("5:9", "borne by 'nobody'", "a companion, ally or minion in the play area"),
     "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'"),
     "dfm_unknown_region.yaml": ("4:20", "unknown region 'gondr'", "did you mean 'gondor'"),
+    "dfm_eagle_as_flag.yaml": ("4:11", "eagle_at", "eagle: one of fellowship, sauron, top, bottom"),
 }
 
 

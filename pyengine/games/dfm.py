@@ -90,7 +90,7 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_na
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
-                "fortresses", "extra_turns", "colours", "discards"}
+                "fortresses", "extra_turns", "colours", "discards", "eagle"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -102,15 +102,18 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
     "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("tile",),
     "owned": ("tile", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
     "blocked": ("region", "region", "faction"), "protected": ("tile", "faction"),
-    "forced": ("faction", "number", "number", "use"), "eagle": ("faction",), "eagle_top": (),
+    "forced": ("faction", "number", "number", "use"), "eagle_at": ("eagle_place",),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
     "three_used": ("faction",),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
-# Fluents the rules derive from the others: they can be asked about, never given in a state's `flags:`.
-DERIVED = {"chapter", "face_up", "available"}
+# Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
+# `eagle:`): they can be asked about, never given in a state's `flags:`.
+DERIVED = {"chapter", "face_up", "available", "eagle_at"}
+# Where the Eagle Alliance token can be: in front of a player, or on top of or at the bottom of the Hobbit stack.
+EAGLE_PLACES = (*FACTIONS, "top", "bottom")
 # The words of each kind of argument.
 WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play"),
-         "colour": COLOURS}
+         "colour": COLOURS, "eagle_place": EAGLE_PLACES}
 
 
 @lru_cache(maxsize=16_384)
@@ -311,9 +314,13 @@ class Dfm:
         for item, line, column, path in fields.items("flags"):
             fluent = self._fluent_term(item, fields, "flags")
             if fluent.name not in BOOLEAN or fluent.name in DERIVED:
+                expected = ("the Eagle's one place in the state's own field, eagle: one of " + ", ".join(EAGLE_PLACES)
+                            if fluent.name == "eagle_at" else "a true/false fluent such as [locked, elves, fellowship]")
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                                 expected="a true/false fluent such as [locked, elves, fellowship]")
+                                 expected=expected)
             facts.append(fact("init", fluent))
+        if fields.has("eagle"):  # the Eagle's one place; the Hobbit counts are of the other Hobbit tokens
+            facts.append(fact("init", term("eagle_at", Const(fields.choice("eagle", EAGLE_PLACES) or ""))))
         for item, line, column, path in fields.items("tiles"):
             tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
             facts.append(fact("init", term("open_tile", tile)))
@@ -602,6 +609,8 @@ class Dfm:
                     state.setdefault("taken", []).append(inner)
                 elif fluent.name == "open_tile":
                     state.setdefault("tiles", []).append(inner[0])
+                elif fluent.name == "eagle_at":
+                    state["eagle"] = inner[0]
                 else:
                     state.setdefault("flags", []).append([fluent.name, *inner])
             elif atom.name == "token_gone":
