@@ -61,6 +61,7 @@ FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "ente
                                                                                       {"mode": "unit"}]}
 # Choices a call may leave out (Lobelia's extra movements); a `plays` question tries the call without them.
 OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
+                    ("warg", "exit"): {"copy"},
                     ("arwen", "enter"): {"colour"}, ("arwen", "exit"): {"colour"}}
 # The colours of chapter cards (base-game assumption discard_pile).
 COLOURS = ("grey", "yellow", "blue", "green", "red", "purple")
@@ -81,6 +82,7 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
     for copied in ALLIES:
         for _, _, fixed, slots in [t for t in templates if t[0] == copied and t[1] == "exit"]:
             templates.append(("warg", "exit", {"copy": copied, **fixed}, slots))
+    templates.append(("warg", "exit", {}, []))  # nothing to copy: legal only with no ally in front of the opponent
     return templates
 
 
