@@ -88,7 +88,7 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
 
 TEMPLATES = call_templates()
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
-                 "alliance", "move", *{
+                 "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
@@ -214,7 +214,7 @@ class Dfm:
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"},
         "allowed": {"at", "player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
-                    "alliance",
+                    "alliance", "move", "begin",
                     *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
         "plays": {"player", "at"}, "winner": {"after"},
@@ -228,9 +228,9 @@ class Dfm:
     # -- reading a scenario -------------------------------------------------------------------------------
 
     def parse_state(self, fields: Fields) -> State:
-        chapter = fields.whole("chapter", 1, minimum=1)
+        chapter = fields.whole("chapter", 1, minimum=0)
         if chapter > 3:
-            raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3")
+            raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3, or 0 for the setup before chapter 1")
         state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship")
         state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
         self._state(state, fields.sub("state", STATE_FIELDS))
@@ -372,12 +372,12 @@ class Dfm:
     def _action(self, action: Fields, index: int) -> Action:
         """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
         player = action.choice("player", FACTIONS, required=True) or ""
-        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance", "move")
-                 if action.has(k)]
+        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance", "move",
+                             "begin") if action.has(k)]
         if len(kinds) != 1:
             raise action.error("player", f"the action does {' and '.join(kinds) or 'nothing'}",
                                expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark, "
-                                        "alliance, move")
+                                        "alliance, move, begin")
         kind = kinds[0]
         if kind == "call":
             ally = action.choice("call", tuple(ALLIES), required=True) or ""
