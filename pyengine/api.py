@@ -140,13 +140,15 @@ class PlayResult(Result):
     reasons: list[ReasonResult]
     rested_on: dict[str, str]
     assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
+    rested_on_before: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass
 class QuestionResult(Result):
     """The answer to one question: the verdict got and expected, whether the expectations hold, the rules and
     reasons, the readings in force and those the verdict rested on; for `plays`, every play considered; for a
-    game that keeps base-game assumptions (Duel for Middle-earth), the assumptions the answer rested on."""
+    game that keeps base-game assumptions (Duel for Middle-earth), the assumptions the answer rested on; for a
+    game over moments, the readings the steps before the moment asked about rested on (rested_on_before)."""
 
     question: str
     ask: str
@@ -160,6 +162,7 @@ class QuestionResult(Result):
     readings: dict[str, str]
     plays: list[PlayResult] | None = field(default=None, metadata=OMIT_NONE)
     assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
+    rested_on_before: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass
@@ -434,10 +437,15 @@ def _assumptions(scenario: Scenario, found: list[str]) -> list[str] | None:
     return found if kbase.load(scenario.game.name).assumptions else None
 
 
+def _before(scenario: Scenario, found: dict[str, str]) -> dict[str, str] | None:
+    """The readings the steps before an answer rested on, for a game over moments (None for the others)."""
+    return found if scenario.game.timeline else None
+
+
 def _play(scenario: Scenario, play: Play, words: dict[Any, str]) -> PlayResult:
     return PlayResult(play.id, scenario.game.describe_play(play.term, scenario.state), play.verdict, play.rule_ids,
                       _reasons(scenario, play.reasons, words), play.rested_on,
-                      _assumptions(scenario, play.assumptions))
+                      _assumptions(scenario, play.assumptions), _before(scenario, play.rested_before))
 
 
 def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
@@ -448,7 +456,7 @@ def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
     return QuestionResult(q.id, q.kind, q.expect, got, not answer.failures(), answer.failures(), answer.rule_ids,
                           _reasons(scenario, answer.reasons, words), answer.rested_on, answer.readings,
                           None if answer.plays is None else [_play(scenario, p, words) for p in answer.plays],
-                          _assumptions(scenario, answer.assumptions))
+                          _assumptions(scenario, answer.assumptions), _before(scenario, answer.rested_before))
 
 
 def _answers(scenario: Scenario, readings: dict[str, str] | None, profile: str | None) -> list[Answer]:

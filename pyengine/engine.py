@@ -40,6 +40,7 @@ class Play:
     reasons: list[Reason]
     rested_on: dict[str, str]
     assumptions: list[str] = field(default_factory=list)
+    rested_before: dict[str, str] = field(default_factory=dict)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -57,6 +58,8 @@ class Answer:
     plays: list[Play] | None = None
     # The base-game assumptions the answer rested on (games that keep some: Duel for Middle-earth).
     assumptions: list[str] = field(default_factory=list)
+    # The readings that steps before the moment asked about rested on (games over moments), beyond rested_on.
+    rested_before: dict[str, str] = field(default_factory=dict)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -86,7 +89,7 @@ class Answer:
 
 
 # The knowledge base's declarations: read by pyengine.kb for explanations, never needed to decide a verdict.
-DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp"}
+DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp", "open_questions.lp"}
 
 
 def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
@@ -251,8 +254,10 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo
     for q in unit.questions:
         term = clingo.String(q.id)
         verdict, reasons = _verdict(q.id, by_term.get(term, []))
-        answers[q.id] = Answer(q, verdict, reasons, _rested(kb, reasons, unit.readings), unit.readings, unit.facts,
-                               assumptions=_assumed(by_term.get(term, [])))
+        rested = _rested(kb, reasons, unit.readings)
+        answers[q.id] = Answer(q, verdict, reasons, rested, unit.readings, unit.facts,
+                               assumptions=_assumed(by_term.get(term, [])),
+                               rested_before=_rested_before(kb, by_term.get(term, []), unit.readings, rested))
         if q.kind == "plays":
             answers[q.id].plays = _plays(unit.scenario, term, by_term, kb, unit.readings,
                                          {} if play_ids is None else play_ids)
@@ -334,6 +339,15 @@ def _assumed(atoms: list[Atom]) -> list[str]:
     return sorted({_text(args[1]) for kind, args in atoms if kind == "assumed"})
 
 
+def _rested_before(kb: kbase.KnowledgeBase, atoms: list[Atom], readings: dict[str, str],
+                   rested: dict[str, str]) -> dict[str, str]:
+    """The reading choices in force that rules which shaped the steps before the moment asked about
+    (ruled_before/2) depend on, other than those the answer's own reasons rested on."""
+    rules = {_text(args[1]) for kind, args in atoms if kind == "ruled_before"}
+    return {name: value for rule in rules for name, value in kb.rules[rule].readings
+            if readings.get(name) == value and name not in rested}
+
+
 def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, str]) -> dict[str, str]:
     """The reading choices in force that the reasons' rules are declared to depend on."""
     return {name: value for r in reasons for name, value in kb.rules[r.rule].readings if readings.get(name) == value}
@@ -349,5 +363,7 @@ def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol,
             verdict, reasons = _verdict(_text(sub), atoms)
             if sub not in play_ids:
                 play_ids[sub] = scenario.game.play_id(sub, scenario.state)
-            plays.append(Play(play_ids[sub], sub, verdict, reasons, _rested(kb, reasons, readings), _assumed(atoms)))
+            rested = _rested(kb, reasons, readings)
+            plays.append(Play(play_ids[sub], sub, verdict, reasons, rested, _assumed(atoms),
+                              _rested_before(kb, atoms, readings, rested)))
     return sorted(plays, key=lambda p: p.id)

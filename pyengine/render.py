@@ -63,6 +63,9 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
         if answer.rested_on:
             rested = ", ".join(f"{n}={v}" for n, v in sorted(answer.rested_on.items()))
             lines.append(f"  rested on readings: {rested}")
+        if answer.rested_before:
+            rested = ", ".join(f"{n}={v}" for n, v in sorted(answer.rested_before.items()))
+            lines.append(f"  the steps before it rested on readings: {rested}")
         if kb.assumptions:
             lines.append("  rested on base-game assumptions: " + (", ".join(answer.assumptions) or "none"))
             for name in answer.assumptions:

@@ -57,6 +57,7 @@ BAD_INPUTS = {
     "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'"),
     "dfm_unknown_region.yaml": ("4:20", "unknown region 'gondr'", "did you mean 'gondor'"),
     "dfm_eagle_as_flag.yaml": ("4:11", "eagle_at", "eagle: one of fellowship, sauron, top, bottom"),
+    "dfm_card_unknown_race.yaml": ("4:45", "'elfs'", "did you mean 'elves'"),
 }
 
 

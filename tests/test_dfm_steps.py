@@ -201,3 +201,17 @@ def test_the_loaders_board_names_are_the_knowledge_bases() -> None:
     assert sorted(a.arguments[0].string for a in atoms("tile_region", 2)) == sorted(dfm.TILES)
     assert {a.arguments[0].name: a.arguments[1].name for a in atoms("ally", 2)} == dfm.ALLIES
     assert sorted(a.arguments[0].name for a in atoms("race", 2)) == sorted(dfm.RACES)
+
+
+def test_an_answer_after_a_step_a_reading_shaped_lists_that_reading() -> None:
+    """The second call after an extra turn is done or refused by whether the extra turn was a turn of its own, a
+    reading the step before it (the end of the turn) rested on: the answer lists that reading and the choice in
+    force, though none of its own reasons depends on it; at the start nothing before rests on anything."""
+    path = Path("tests/scenarios/dfm/reading_through_earlier_step.yaml")
+    answers = {q["question"]: q for q in api.answer(path).to_dict()["questions"]}
+    assert answers["second-call"]["rested_on"] == {}
+    assert answers["second-call"]["rested_on_before"] == {"dfm_extra_turn_call": "new_turn"}
+    assert answers["second-call-same-turn"]["rested_on_before"] == {"dfm_extra_turn_call": "same_turn"}
+    assert answers["extra-turn"]["rested_on_before"] == {}
+    text = api.explain(path, "second-call").text
+    assert "the steps before it rested on readings: dfm_extra_turn_call=new_turn" in text

@@ -151,3 +151,35 @@ def test_the_declarations_cache_gives_what_the_files_say(tmp_path: Path, monkeyp
     kbase.load.cache_clear()
     assert kbase.load("lotr") == kbase._read("lotr")
     kbase.load.cache_clear()
+
+
+def _open_questions() -> dict[str, tuple[str, str, str]]:
+    """The Duel's open questions (facts/dfm/open_questions.lp): id -> (paragraph, kind, name)."""
+    import clingo
+
+    from pyengine.resources import facts_dir
+
+    control = clingo.Control(["--warn=none"])
+    control.load(str(Path(facts_dir(), "dfm", "open_questions.lp")))
+    control.ground([("base", [])])
+    found = {}
+    for atom in control.symbolic_atoms.by_signature("open_question", 3):
+        question, para, named = atom.symbol.arguments
+        found[question.name] = (para.name, named.name, named.arguments[0].name)
+    return found
+
+
+def test_every_open_question_of_the_duel_is_named_by_a_reading_or_an_assumption() -> None:
+    """Every question the Allies rulebook and the base-game facts leave open is named (none decided silently):
+    by a reading of the Duel, whose answers say which choice they used, or a base-game assumption, which answers
+    list; every reading is such a question; and the questions a new user tripped over are among them."""
+    kb = kbase.load("dfm")
+    questions = _open_questions()
+    for question, (para, kind, name) in questions.items():
+        assert kb.paragraph("dfm_allies", para) is not None, (question, para)
+        assert kind in ("reading", "assumption"), question
+        assert name in (kb.readings if kind == "reading" else kb.assumptions), (question, name)
+    named = {name for _, kind, name in questions.values() if kind == "reading"}
+    assert named == {n for n in kb.readings if n.startswith("dfm_")}
+    assert {"discarded_token_identity", "shelob_lock_trigger", "nazgul_start", "chained_symbols", "fight_order",
+            "final_tie", "simultaneous_victory", "board_connections", "ring_track_length"} <= set(questions)

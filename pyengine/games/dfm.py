@@ -92,7 +92,9 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_na
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
-                "fortresses", "extra_turns", "colours", "discards", "eagle"}
+                "fortresses", "extra_turns", "colours", "discards", "eagle", "cards"}
+# What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
+CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -151,6 +153,16 @@ class State:
     actions: list[Action] = field(default_factory=list)
 
 
+@lru_cache(maxsize=1)
+def _reading_rules() -> tuple[Fact, ...]:
+    """The rules that apply under one choice of a reading, as reading_rule/1 facts (from the declarations), so that
+    an answer can list the readings the steps before it rested on (rules/dfm/assumptions.lp)."""
+    from pyengine import kb
+
+    rules = kb.load("dfm").rules
+    return tuple(fact("reading_rule", Const(name)) for name, rule in sorted(rules.items()) if rule.readings)
+
+
 def _fits(value: Any, kind: str) -> bool:
     """Whether a fluent argument is of its kind: one of the game's words, a region or tile of the board, or a
     layout number."""
@@ -194,8 +206,9 @@ class Dfm:
         "chapter", "last_step", "init", "init_num", "given_tokens", "given_reserve", "token_gone", "connected",
         "act", "choice",
         "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_winner",
-        "try_call", "try_fixed", "try_slot", "faction", "opponent",
-        "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour"}
+        "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
+        "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
+        "card_cost", "card_chain", "card_free_with"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -259,6 +272,7 @@ class Dfm:
                                  expected="[ROW, CARD, COLOUR] with COLOUR one of " + ", ".join(COLOURS))
             row, col = self._position(item[:2], fields, path, line, column)
             facts.append(fact("card_colour", state.chapter, row, col, Const(item[2])))
+        self._cards(state, fields)
         for item, line, column, path in fields.items("tokens_at"):
             facts.append(fact("init_num", *self._token_location(item, fields, path, line, column)))
         for key in ("tokens_gone", "taken"):
@@ -326,6 +340,35 @@ class Dfm:
         for item, line, column, path in fields.items("tiles"):
             tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
             facts.append(fact("init", term("open_tile", tile)))
+
+    def _cards(self, state: State, fields: Fields) -> None:
+        """The `cards:` entries: what a card of the layout in play is (colour, race symbols, coin cost, the chaining
+        symbol it gives and the one that makes it free), each card once, a `colours:` entry included."""
+        seen = {(item[0], item[1]) for item, *_ in fields.items("colours")}  # checked by the colours: reader
+        for item, line, column, path in fields.items("cards"):
+            card = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
+            at_line, at_column = card.data.key_at("at") if hasattr(card.data, "key_at") else (line, column)
+            row, col = self._position(card.require("at", "a layout position [row, card]"), card, card.name("at"),
+                                      at_line, at_column)
+            if (row, col) in seen:
+                raise card.error("at", f"card {row}.{col} is described twice", expected="one entry per card")
+            seen.add((row, col))
+            where = (state.chapter, row, col)
+            if card.has("colour"):
+                state.facts.append(fact("card_colour", *where, Const(card.choice("colour", COLOURS) or "")))
+            symbols: dict[str, int] = {}
+            for race, race_line, race_column, race_path in card.items("symbols"):
+                if race not in RACES:
+                    raise InputError(f"got {race!r}", file=fields.file, line=race_line, column=race_column,
+                                     field=race_path, expected="a race: " + ", ".join(RACES),
+                                     suggestion=closest(str(race), RACES))
+                symbols[race] = symbols.get(race, 0) + 1
+            state.facts.extend(fact("card_symbol", *where, Const(race), n) for race, n in symbols.items())
+            if card.has("cost"):
+                state.facts.append(fact("card_cost", *where, card.whole("cost", 0, minimum=0, maximum=MAX_POSITION)))
+            for key, predicate in (("chain", "card_chain"), ("free_with", "card_free_with")):
+                if card.has(key):
+                    state.facts.append(fact(predicate, *where, card.text(key, required=True) or ""))
 
     def _token_location(self, item: Any, fields: Fields, path: str, line: int | None,
                         column: int | None) -> tuple[Term, int]:
@@ -498,7 +541,7 @@ class Dfm:
     # -- facts ---------------------------------------------------------------------------------------------
 
     def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
-        out = [*(fact("faction", Const(f)) for f in FACTIONS), *state.facts]
+        out = [*(fact("faction", Const(f)) for f in FACTIONS), *state.facts, *_reading_rules()]
         timeline = [(a, c) for a, c, _ in state.actions]
         players = [self._player(a) for a in state.actions]
         hypothetical = [p for _, k, p in questions if k == "allowed"]
