@@ -17,6 +17,7 @@ from clingo import ast
 from pyengine import kb as kbase
 from pyengine import stepwise
 from pyengine.asp import Const, Fact, fact
+from pyengine.games import LISTING_KINDS
 from pyengine.games import game as one_game
 from pyengine.limits import bounded_solve
 from pyengine.resources import facts_dir, rules_dir
@@ -258,7 +259,7 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo
         answers[q.id] = Answer(q, verdict, reasons, rested, unit.readings, unit.facts,
                                assumptions=_assumed(by_term.get(term, [])),
                                rested_before=_rested_before(kb, by_term.get(term, []), unit.readings, rested))
-        if q.kind == "plays":
+        if q.kind in LISTING_KINDS:
             answers[q.id].plays = _plays(unit.scenario, term, by_term, kb, unit.readings,
                                          {} if play_ids is None else play_ids)
     return answers

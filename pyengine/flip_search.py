@@ -15,6 +15,7 @@ from pyengine import kb as kbase
 from pyengine.asp import render, symbol, term
 from pyengine.engine import Answer, answer, effective_readings, one_shot_parts, program, reading_facts
 from pyengine.errors import InputError, closest
+from pyengine.games import LISTING_KINDS
 from pyengine.limits import bounded_solve
 from pyengine.resources import rules_dir
 from pyengine.scenario import Scenario
@@ -48,8 +49,8 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
         raise InputError(f"no question {question_id!r} in {scenario.path}", field="--question",
                          expected="one of " + ", ".join(questions), suggestion=closest(question_id, questions))
     question = questions[question_id]
-    if question.kind == "plays":
-        raise InputError(f"question {question_id!r} asks every play: it has a verdict per play, not one to turn",
+    if question.kind in LISTING_KINDS:
+        raise InputError(f"question {question_id!r} lists its tries: it has a verdict per try, not one to turn",
                          field="--question", expected="a question with one verdict (ask a play question of the play)")
     game = scenario.game
     flip_file = Path(rules_dir(), "flip", f"{game.name}.lp")

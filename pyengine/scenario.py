@@ -10,7 +10,7 @@ from typing import Any
 from pyengine import kb as kbase
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
-from pyengine.games import GAME_NAMES, Game
+from pyengine.games import GAME_NAMES, LISTING_KINDS, Game
 from pyengine.games import game as one_game
 from pyengine.limits import limits
 from pyengine.yamlio import build_from_file, check_data
@@ -136,7 +136,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
             raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
         seen.add(qid)
         words = game.verdicts[kind]
-        if kind == "plays":
+        if kind in LISTING_KINDS:
             expect: str | dict[str, list[str]] | None = _play_sets(q)
         elif words is not None:
             expect = q.choice("expect", words)

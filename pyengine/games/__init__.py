@@ -57,6 +57,9 @@ class Game(Protocol):
 # The games, by name (registry() imports their modules), and the rules document each encodes.
 GAME_NAMES = ("dfm", "lotr", "marvel")
 DOCUMENTS = {"dfm": "dfm_allies", "lotr": "lotr_unique", "marvel": "marvel_unique"}
+# Question kinds answered by a list of tried actions, each with its own verdict (legal: open, or an outcome that
+# can happen) and reasons, instead of one verdict: `plays` (every action open), `outcomes` (a random step's).
+LISTING_KINDS = frozenset({"plays", "outcomes"})
 
 
 def game(name: str) -> Game:

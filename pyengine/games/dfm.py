@@ -14,7 +14,7 @@ import clingo
 from pyengine.asp import Const, Fact, Term, Value, fact, render, term
 from pyengine.errors import InputError, closest
 from pyengine.fields import Fields
-from pyengine.games import DOCUMENTS
+from pyengine.games import DOCUMENTS, LISTING_KINDS
 
 FACTIONS = ("fellowship", "sauron")
 # Layout rows and columns, and fluent arguments that are numbers, lie between 1 and this.
@@ -87,6 +87,12 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
 
 
 TEMPLATES = call_templates()
+# The random choice of each effect whose outcome is random (p53, p73): an `outcomes` question tries every value of
+# it, with these templates, numbered after the ones `plays` tries.
+RANDOM_CHOICES = {("warg", "enter"): "ally", ("arwen", "enter"): "colour"}
+OUTCOME_TEMPLATES = [(ally, effect, {}, [(name, CHOICES[ally, effect][name])])
+                     for (ally, effect), name in RANDOM_CHOICES.items()]
+ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
                  "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
@@ -135,7 +141,7 @@ def _play_words(option: clingo.Symbol) -> str:
     if option.name != "call":
         return option.name
     template, *values = option.arguments
-    ally, effect, fixed, slots = TEMPLATES[template.number]
+    ally, effect, fixed, slots = ALL_TEMPLATES[template.number]
     words = [f"{n}={v}" for n, v in fixed.items()]
     words += [f"{name}={_value_words(value)}" for (name, _), value in zip(slots, values, strict=False)]
     return " ".join(["call", ally, effect, *words])
@@ -205,7 +211,8 @@ class Dfm:
     input_predicates: ClassVar[set[str]] = {
         "chapter", "last_step", "init", "init_num", "given_tokens", "given_reserve", "token_gone", "connected",
         "act", "choice",
-        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_winner",
+        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_outcomes",
+        "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with"}
@@ -222,7 +229,7 @@ class Dfm:
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
-        "plays": ("questions.lp", "plays.lp"), "winner": (),
+        "plays": ("questions.lp", "plays.lp"), "outcomes": ("questions.lp", "plays.lp"), "winner": (),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"},
@@ -230,11 +237,11 @@ class Dfm:
                     "alliance", "move", "begin",
                     *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
-        "plays": {"player", "at"}, "winner": {"after"},
+        "plays": {"player", "at"}, "outcomes": {"step"}, "winner": {"after"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "action": ("done", "refused"), "allowed": ("legal", "illegal"), "value": None, "tokens": None,
-        "pairing": None, "setup": ("valid", "invalid"), "plays": None,
+        "pairing": None, "setup": ("valid", "invalid"), "plays": None, "outcomes": None,
         "winner": ("fellowship", "sauron", "none", "draw"),
     }
 
@@ -485,6 +492,17 @@ class Dfm:
             if after > steps:
                 raise fields.error("after", f"the scenario has {steps} actions", expected=f"0 to {steps}")
             return {"after": after}
+        if kind == "outcomes":
+            step = fields.whole("step", 0, minimum=1)
+            if step > steps:
+                raise fields.error("step", f"the scenario has {steps} actions", expected=f"a step from 1 to {steps}")
+            act, _, words = state.actions[step - 1]
+            random = ", ".join(f"{a}'s {e}" for a, e in RANDOM_CHOICES)
+            if not (isinstance(act, Term) and act.name == "call" and (str(act.args[0]), str(act.args[1])) in
+                    RANDOM_CHOICES):
+                raise fields.error("step", f"step {step} ({words}) has no random outcome",
+                                   expected=f"a step that calls for an effect with a random outcome: {random}")
+            return {"step": step, "at": step - 1, "player": words.split(" ", 1)[0]}
         if kind == "plays":
             at = fields.whole("at", steps, minimum=0)
             if at > steps:
@@ -536,7 +554,7 @@ class Dfm:
         """Questions about a hypothetical call, and every action open at a moment, need a timeline of their own."""
         if kind == "allowed":
             return (params["at"], params["action"][0], tuple(params["action"][1]))
-        return ("plays", params["at"]) if kind == "plays" else None
+        return ("plays", params["at"]) if kind in LISTING_KINDS else None
 
     # -- facts ---------------------------------------------------------------------------------------------
 
@@ -545,7 +563,7 @@ class Dfm:
         timeline = [(a, c) for a, c, _ in state.actions]
         players = [self._player(a) for a in state.actions]
         hypothetical = [p for _, k, p in questions if k == "allowed"]
-        cut = [p["at"] for _, k, p in questions if k == "plays"]
+        cut = [p["at"] for _, k, p in questions if k in LISTING_KINDS]
         if hypothetical:
             at, action = hypothetical[0]["at"], hypothetical[0]["action"]
             timeline = [*timeline[:at], (action[0], action[1])]
@@ -575,19 +593,26 @@ class Dfm:
             elif kind == "plays":
                 out.append(fact("q_plays", q, Const(params["player"])))
                 out.extend(self._template_facts(q, params["player"]))
+            elif kind == "outcomes":
+                out.append(fact("q_outcomes", q, Const(params["player"])))
+                act = state.actions[params["step"] - 1][0]
+                assert isinstance(act, Term)  # parse_question let only a call with a random outcome through
+                random = list(RANDOM_CHOICES).index((str(act.args[0]), str(act.args[1])))
+                out.extend(self._template_fact(q, len(TEMPLATES) + random))
         return out
 
     def _template_facts(self, q: str, player: str) -> list[Fact]:
         """The calls a `plays` question of this player tries: its allies' templates (numbered in TEMPLATES)."""
-        out = []
-        for number, (ally, effect, fixed, slots) in enumerate(TEMPLATES):
-            if ALLIES[ally] != player:
-                continue
-            out.append(fact("try_call", q, number, Const(ally), Const(effect)))
-            out.extend(fact("try_fixed", q, number, Const(name), Const(value)) for name, value in fixed.items())
-            out.extend(fact("try_slot", q, number, index, Const(name), Const(kind))
-                       for index, (name, kind) in enumerate(slots, 1))
-        return out
+        return [f for number, (ally, *_) in enumerate(TEMPLATES) if ALLIES[ally] == player
+                for f in self._template_fact(q, number)]
+
+    def _template_fact(self, q: str, number: int) -> list[Fact]:
+        """The facts of one call template a question tries (numbered in ALL_TEMPLATES)."""
+        ally, effect, fixed, slots = ALL_TEMPLATES[number]
+        return [fact("try_call", q, number, Const(ally), Const(effect)),
+                *(fact("try_fixed", q, number, Const(name), Const(value)) for name, value in fixed.items()),
+                *(fact("try_slot", q, number, index, Const(name), Const(kind)) for index, (name, kind) in
+                  enumerate(slots, 1))]
 
     def player_names(self, state: State) -> list[str]:
         """The two sides, the Fellowship first."""
