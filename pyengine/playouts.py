@@ -80,8 +80,8 @@ def action_of(play: str, player: str) -> dict[str, Any]:
     ally, effect = words[1], words[2]
     action |= {"call": ally, "effect": effect}
     kinds = dict(CHOICES[ally, effect])
-    if ally == "warg" and effect == "exit":
-        copied = next(w.split("=", 1)[1] for w in words[3:] if w.startswith("copy="))
+    copied = next((w.split("=", 1)[1] for w in words[3:] if w.startswith("copy=")), None)
+    if ally == "warg" and effect == "exit" and copied is not None:
         kinds |= CHOICES[copied, "exit"]
     for word in words[3:]:
         name, value = word.split("=", 1)
@@ -95,22 +95,31 @@ def action_of(play: str, player: str) -> dict[str, Any]:
     return action
 
 
-def _table() -> Any:
-    """The setup with a `plays` question for each player: the facts a playout's Control starts from."""
+def _start(start: dict[str, Any] | None) -> dict[str, Any]:
+    """The game a playout starts from, without actions: the setup's, or the chapter, turn and state of `start`."""
     game = written_game(0)
+    if start is not None:
+        game |= {key: start[key] for key in ("chapter", "turn", "state") if key in start}
+    return game
+
+
+def _table(start: dict[str, Any] | None) -> Any:
+    """The start with a `plays` question for each player: the facts a playout's Control starts from."""
+    game = _start(start)
     game["questions"] = [{"id": f"plays:{player}", "ask": "plays", "player": player}
                          for player in ("fellowship", "sauron")]
     return api.load(game)
 
 
-def playout(seed: int, limit: int = 400) -> dict[str, Any]:
-    """A random game from the setup: each action a play open at the moment it is taken (the encodings' open_play/4,
-    as `pyengine plays` answers), drawn with the seed; ends when no play is open (the game is over) or after
-    `limit` actions. One Control grounds the game a moment at a time: every play of both players at the moment,
-    then the state after the one drawn (the parts ask and choose, rules/dfm/plays.lp and state.lp). The scenario
-    asks who won and how many Power tokens there are after every action."""
+def playout(seed: int, limit: int = 400, start: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A random game from the setup, or from the chapter, turn and state of `start`: each action a play open at the
+    moment it is taken (the encodings' open_play/4, as `pyengine plays` answers), drawn with the seed; ends when no
+    play is open (the game is over) or after `limit` actions. One Control grounds the game a moment at a time:
+    every play of both players at the moment, then the state after the one drawn (the parts ask and choose,
+    rules/dfm/plays.lp and state.lp). The scenario asks who won and how many Power tokens there are after every
+    action."""
     rng = random.Random(seed)
-    [unit] = units(_table(), {})
+    [unit] = units(_table(start), {})
     statements = program("dfm", unit.kinds)
     names = stepwise.step_part_names(statements)
     control = clingo.Control(["--warn=none"])
@@ -135,7 +144,7 @@ def playout(seed: int, limit: int = 400) -> dict[str, Any]:
         # The state after the play drawn, and then (in another call: pyengine.stepwise) what it shows.
         control.ground([(stepwise.CHOOSE, [moment, step]), (stepwise.ADVANCE, [moment])])
         control.ground([(stepwise.MOMENT, after), (stepwise.ASK, after), (stepwise.PARTS, after)])
-    game = written_game(0)
+    game = _start(start)
     count = len(actions)
     tokens = [{"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1)]
     game |= {"title": f"A random playout (seed {seed})", "actions": actions,

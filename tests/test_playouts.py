@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import copy
+from typing import Any
+
 import pytest
 
 from pyengine import api, playouts
@@ -34,3 +37,45 @@ def test_a_play_is_written_as_the_action_it_names() -> None:
     assert playouts.action_of("call balrog enter connection=gondor-mordor", "sauron")["connection"] == ["gondor",
                                                                                                           "mordor"]
     assert playouts.action_of("end_turn", "fellowship") == {"player": "fellowship", "end_turn": True}
+
+
+def _start(chapter: int = 1, turn: str = "fellowship", **state: Any) -> dict[str, Any]:
+    """A start for a playout: the setup's state with some fields replaced."""
+    return {"chapter": chapter, "turn": turn, "state": {**copy.deepcopy(playouts.setup_state()), **state}}
+
+
+# Starts a victory is near from, each with the rule of the victory a random playout from it can end by: five race
+# symbols and green cards with the sixth; six regions held and the seventh's Landmark tile open; the Fellowship a
+# space from Mount Doom; the last row of chapter 3, the Fellowship present in more regions.
+VICTORY_STARTS = {
+    "dfm_victory_races": _start(symbols={"fellowship": {"dwarves": 1, "men": 1, "elves": 1, "wizards": 1, "ents": 1}},
+                                cards=[{"at": [5, c], "colour": "green", "symbols": ["hobbits"]} for c in range(1, 7)]),
+    "dfm_victory_conquest": _start(turn="sauron", tiles=["bree"], units={"sauron": {
+        r: 1 for r in ("mordor", "gondor", "rohan", "enedwaith", "rhovanion", "lindon")}}),
+    "dfm_victory_quest_fellowship": _start(ring=14),
+    "dfm_victory_count": _start(chapter=3, tokens={"fellowship": 4, "sauron": 4, "box": 0},
+                                tokens_gone=[[4, 1], [4, 2]],
+                                taken=[[r, c] for r, n in enumerate((2, 3, 4, 2, 4, 3, 2), 1) for c in range(1, n + 1)
+                                       if r > 1],
+                                units={"fellowship": {"gondor": 1, "rohan": 1}, "sauron": {"mordor": 1}}),
+}
+
+
+@pytest.mark.parametrize("rule", sorted(VICTORY_STARTS))
+def test_random_playouts_end_by_each_victory_with_every_step_naming_its_assumptions(rule: str) -> None:
+    """From a start near it, one of the first five seeds draws a game that ends by the victory (the encodings decide
+    which plays are open and who won; the playout only draws); every step of it is carried out, rests on named
+    base-game assumptions, and keeps the eight Power tokens."""
+    for seed in range(1, 6):
+        game = playouts.playout(seed, limit=40, start=VICTORY_STARTS[rule])
+        steps = [{"id": f"step-{n}", "ask": "action", "step": n, "expect": "done"}
+                 for n in range(1, len(game["actions"]) + 1)]
+        result = api.answer({**game, "questions": [*game["questions"], *steps]})
+        answers = {q.question: q for q in result.questions}
+        if rule in answers["winner"].rules:
+            break
+    else:
+        pytest.fail(f"no playout of seeds 1-5 ended by {rule}")
+    assert all(q.passed for q in result.questions), [q.failures for q in result.questions if not q.passed]
+    unnamed = [s["id"] for s in steps if not answers[s["id"]].assumptions]
+    assert not unnamed, unnamed
