@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -18,13 +19,16 @@ MARVELSDB = DATA / "marvelsdb"
 
 
 def pytest_configure(config: pytest.Config) -> None:
-    """Import the real card databases into a store of this test session, where they exist."""
+    """Import the real card databases into a store of this test session, where they exist: once, in the process
+    that starts the session (pytest-xdist's workers inherit its store through the environment)."""
     import os
     import tempfile
 
     from pyengine import store
     from pyengine.importers import gemp, marvelsdb
 
+    if hasattr(config, "workerinput") and os.environ.get(store.STORE_ENV):
+        return
     folder = Path(tempfile.mkdtemp(prefix="pyengine-store-"))
     os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
     if GEMP_CARDS.is_dir():
@@ -33,6 +37,20 @@ def pytest_configure(config: pytest.Config) -> None:
     if (MARVELSDB / "pack").is_dir():
         cards, report = marvelsdb.read_cards(MARVELSDB)
         store.write_source("marvelsdb", "marvel", str(MARVELSDB), cards, report)
+
+
+@pytest.fixture(autouse=True)
+def _own_limits() -> Iterator[None]:
+    """Each test starts from the bounds it found and leaves them so: a test that runs a command or a worker's job
+    in-process may set the process-wide bounds (pyengine.limits), which must not reach the next test."""
+    from dataclasses import fields
+
+    from pyengine.limits import limits
+
+    saved = {f.name: getattr(limits, f.name) for f in fields(limits)}
+    yield
+    for name, value in saved.items():
+        setattr(limits, name, value)
 
 
 def missing_data_reason(error: InputError) -> str | None:
