@@ -344,9 +344,9 @@ def _rested_before(kb: kbase.KnowledgeBase, atoms: list[Atom], readings: dict[st
                    rested: dict[str, str]) -> dict[str, str]:
     """The reading choices in force that rules which shaped the steps before the moment asked about
     (ruled_before/2) depend on, other than those the answer's own reasons rested on."""
-    rules = {_text(args[1]) for kind, args in atoms if kind == "ruled_before"}
-    return {name: value for rule in rules for name, value in kb.rules[rule].readings
-            if readings.get(name) == value and name not in rested}
+    rules = sorted({_text(args[1]) for kind, args in atoms if kind == "ruled_before"})
+    return dict(sorted((name, value) for rule in rules for name, value in kb.rules[rule].readings
+                       if readings.get(name) == value and name not in rested))
 
 
 def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, str]) -> dict[str, str]:

@@ -50,7 +50,8 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
                          expected="one of " + ", ".join(questions), suggestion=closest(question_id, questions))
     question = questions[question_id]
     if question.kind in LISTING_KINDS:
-        raise InputError(f"question {question_id!r} lists its tries: it has a verdict per try, not one to turn",
+        each = "play" if question.kind == "plays" else "outcome"
+        raise InputError(f"question {question_id!r} lists its tries: it has a verdict per {each}, not one to turn",
                          field="--question", expected="a question with one verdict (ask a play question of the play)")
     game = scenario.game
     flip_file = Path(rules_dir(), "flip", f"{game.name}.lp")
