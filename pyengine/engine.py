@@ -260,8 +260,12 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo
                                assumptions=_assumed(by_term.get(term, [])),
                                rested_before=_rested_before(kb, by_term.get(term, []), unit.readings, rested))
         if q.kind in LISTING_KINDS:
-            answers[q.id].plays = _plays(unit.scenario, term, by_term, kb, unit.readings,
-                                         {} if play_ids is None else play_ids)
+            found = answers[q.id]
+            found.plays = _plays(unit.scenario, term, by_term, kb, unit.readings, {} if play_ids is None else play_ids)
+            # A listing rests on what each of its tries rested on: a reading that opens or closes one of them.
+            found.rested_on = dict(sorted({k: v for p in found.plays for k, v in p.rested_on.items()}.items()))
+            found.rested_before = dict(sorted({k: v for p in found.plays for k, v in p.rested_before.items()
+                                               if k not in found.rested_on}.items()))
     return answers
 
 

@@ -1,0 +1,50 @@
+"""Every answer lists every reading that decided it: over every scenario file of the repository (tests, examples,
+the imported pools where the session has them) and every choice of every reading, when answering a question
+under another choice changes its verdict (or, for `plays` and `outcomes`, its legal and illegal sets), the reading
+is listed with the choice in force in the answers under both choices: in `rested_on`, or for the Duel, where a
+step before the moment asked may have rested on it, in `rested_on_before`."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from conftest import SCENARIO_FOLDERS, missing_data_reason
+from pyengine import kb as kbase
+from pyengine.engine import Answer, answer_sides
+from pyengine.errors import InputError
+from pyengine.scenario import load_scenario, scenario_files
+
+FILES = [p for p in scenario_files(list(SCENARIO_FOLDERS)) if "bad_input" not in p.parts]
+
+
+def _outcome(answer: Answer) -> object:
+    """What a reading may change: the verdict, or a listing's legal and illegal sets."""
+    return answer.play_sets() if answer.plays is not None else answer.verdict
+
+
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(Path.cwd())) if p.is_absolute() else str(p)
+                                             for p in FILES])
+def test_a_reading_whose_other_choice_changes_the_verdict_is_listed_under_both(path: Path) -> None:
+    try:
+        scenario = load_scenario(path)
+    except InputError as error:
+        reason = missing_data_reason(error)
+        if reason is None:
+            raise
+        pytest.skip(reason)
+    readings = kbase.load(scenario.game.name).readings
+    sides = [{name: choice} for name, reading in sorted(readings.items()) for choice in reading.choices]
+    answered = dict(zip(((n, c) for side in sides for n, c in side.items()), answer_sides(scenario, sides),
+                        strict=True))
+    unlisted = []
+    for index, question in enumerate(scenario.questions):
+        for name, reading in readings.items():
+            under = {choice: answered[name, choice][index] for choice in reading.choices}
+            if len({repr(_outcome(a)) for a in under.values()}) < 2:
+                continue
+            for choice, found in under.items():
+                if {**found.rested_on, **found.rested_before}.get(name) != choice:
+                    unlisted.append(f"{question.id}: {name}={choice}")
+    assert not unlisted, unlisted
