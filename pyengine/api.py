@@ -419,14 +419,17 @@ def _overrides(game: str, readings: dict[str, str] | None, profile: str | None) 
 
 # -- answers ------------------------------------------------------------------------------------------------
 
-def _reasons(scenario: Scenario, reasons: list[Reason], words: dict[Any, str]) -> list[ReasonResult]:
+def _reasons(scenario: Scenario, reasons: list[Reason], words: dict[Any, str],
+             activity: dict[str, tuple[str, str]]) -> list[ReasonResult]:
     """The reasons as results; `words` keeps each evidence's words for the other reasons of the same table (the
-    plays of a table share most of their evidence)."""
+    plays of a table share most of their evidence, and an instance's activity is the table's)."""
+    from pyengine.render import evidence_words
+
     kb = kbase.load(scenario.game.name)
     out = []
     for r in reasons:
         if r.evidence not in words:
-            words[r.evidence] = scenario.game.describe(r.evidence, scenario.state)
+            words[r.evidence] = evidence_words(scenario, r.evidence, activity)
         out.append(ReasonResult(r.rule, str(r.evidence), words[r.evidence],
                                 [Source(d, p) for d, p in kb.rules[r.rule].sources]))
     return out
@@ -444,7 +447,7 @@ def _before(scenario: Scenario, found: dict[str, str]) -> dict[str, str] | None:
 
 def _play(scenario: Scenario, play: Play, words: dict[Any, str]) -> PlayResult:
     return PlayResult(play.id, scenario.game.describe_play(play.term, scenario.state), play.verdict, play.rule_ids,
-                      _reasons(scenario, play.reasons, words), play.rested_on,
+                      _reasons(scenario, play.reasons, words, play.activity), play.rested_on,
                       _assumptions(scenario, play.assumptions), _before(scenario, play.rested_before))
 
 
@@ -454,7 +457,7 @@ def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
     got = answer.play_sets() if answer.plays is not None else answer.verdict
     words: dict[Any, str] = {}
     return QuestionResult(q.id, q.kind, q.expect, got, not answer.failures(), answer.failures(), answer.rule_ids,
-                          _reasons(scenario, answer.reasons, words), answer.rested_on, answer.readings,
+                          _reasons(scenario, answer.reasons, words, answer.activity), answer.rested_on, answer.readings,
                           None if answer.plays is None else [_play(scenario, p, words) for p in answer.plays],
                           _assumptions(scenario, answer.assumptions), _before(scenario, answer.rested_before))
 

@@ -42,6 +42,7 @@ class Play:
     rested_on: dict[str, str]
     assumptions: list[str] = field(default_factory=list)
     rested_before: dict[str, str] = field(default_factory=dict)
+    activity: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -61,6 +62,8 @@ class Answer:
     assumptions: list[str] = field(default_factory=list)
     # The readings that steps before the moment asked about rested on (games over moments), beyond rested_on.
     rested_before: dict[str, str] = field(default_factory=dict)
+    # Of the instances its reasons cite, which the rules found active or not, and why (LOTR: cited_activity/4).
+    activity: dict[str, tuple[str, str]] = field(default_factory=dict)
 
     @property
     def rule_ids(self) -> list[str]:
@@ -258,7 +261,8 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo
         rested = _rested(kb, reasons, unit.readings)
         answers[q.id] = Answer(q, verdict, reasons, rested, unit.readings, unit.facts,
                                assumptions=_assumed(by_term.get(term, [])),
-                               rested_before=_rested_before(kb, by_term.get(term, []), unit.readings, rested))
+                               rested_before=_rested_before(kb, by_term.get(term, []), unit.readings, rested),
+                               activity=_activity(by_term.get(term, [])))
         if q.kind in LISTING_KINDS:
             found = answers[q.id]
             found.plays = _plays(unit.scenario, term, by_term, kb, unit.readings, {} if play_ids is None else play_ids)
@@ -344,6 +348,11 @@ def _assumed(atoms: list[Atom]) -> list[str]:
     return sorted({_text(args[1]) for kind, args in atoms if kind == "assumed"})
 
 
+def _activity(atoms: list[Atom]) -> dict[str, tuple[str, str]]:
+    """The cited instances the rules found active or not, and why, among the atoms of one question (or play)."""
+    return {args[1].string: (args[2].name, args[3].name) for kind, args in atoms if kind == "cited_activity"}
+
+
 def _rested_before(kb: kbase.KnowledgeBase, atoms: list[Atom], readings: dict[str, str],
                    rested: dict[str, str]) -> dict[str, str]:
     """The reading choices in force that rules which shaped the steps before the moment asked about
@@ -370,5 +379,5 @@ def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol,
                 play_ids[sub] = scenario.game.play_id(sub, scenario.state)
             rested = _rested(kb, reasons, readings)
             plays.append(Play(play_ids[sub], sub, verdict, reasons, rested, _assumed(atoms),
-                              _rested_before(kb, atoms, readings, rested)))
+                              _rested_before(kb, atoms, readings, rested), _activity(atoms)))
     return sorted(plays, key=lambda p: p.id)

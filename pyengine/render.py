@@ -2,9 +2,24 @@
 
 from __future__ import annotations
 
+from typing import Any
+
 from pyengine import kb as kbase
 from pyengine.engine import Answer
 from pyengine.scenario import Scenario
+
+# Why an instance in play was found active or not (rules/lotr/state.lp, activity/3).
+ACTIVITY_WHY = {"marked": "as the scenario marks it", "turn": "by whose turn it is (p5)",
+                "in_play": "as cards in play are, no turn given (p45)"}
+
+
+def evidence_words(scenario: Scenario, evidence: Any, activity: dict[str, tuple[str, str]]) -> str:
+    """A reason's evidence in words, with, for an instance in play, whether the rules found it active and why."""
+    text = scenario.game.describe(evidence, scenario.state)
+    found = activity.get(evidence.arguments[0].string) if evidence.name == "inst" and evidence.arguments else None
+    if found is not None:
+        text += f"; found {found[0]} {ACTIVITY_WHY[found[1]]}"
+    return text
 
 
 def _question_line(scenario: Scenario, answer: Answer) -> str:
@@ -27,7 +42,8 @@ def _play_lines(scenario: Scenario, answer: Answer) -> list[str]:
         lines.append(f"  {play.verdict}: {play.id}" + (f": {words}" if words != play.id else ""))
         for reason in play.reasons:
             paras = ", ".join(f"{d} {p}" for d, p in kb.rules[reason.rule].sources)
-            lines.append(f"      <- {reason.rule} ({paras}): {scenario.game.describe(reason.evidence, scenario.state)}")
+            words = evidence_words(scenario, reason.evidence, play.activity)
+            lines.append(f"      <- {reason.rule} ({paras}): {words}")
     return lines
 
 
@@ -51,7 +67,7 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
             lines.append("  reasons: none; no rule blocks it and no exception was needed")
         by_rule: dict[str, list[str]] = {}
         for reason in answer.reasons:
-            by_rule.setdefault(reason.rule, []).append(scenario.game.describe(reason.evidence, scenario.state))
+            by_rule.setdefault(reason.rule, []).append(evidence_words(scenario, reason.evidence, answer.activity))
         for rule_id, evidence in by_rule.items():
             rule = kb.rules[rule_id]
             lines.append(f"  <- rule {rule_id}: {rule.text}")

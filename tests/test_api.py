@@ -232,3 +232,21 @@ def test_explain_needs_questions_while_plays_takes_a_bare_table(cli, tmp_path: P
     assert code == 2 and "asks no questions" in err
     code, out, _ = cli("plays", str(table), "--json")
     assert code == 0 and json.loads(out)["questions"][0]["got"] == {"legal": ["alice.hand.1"], "illegal": []}
+
+
+def test_an_explanation_says_whether_each_card_it_cites_was_found_active_and_why() -> None:
+    """The rules find a card in play active or not (rules/lotr/state.lp, activity/3): the explanation says which,
+    and why, for every instance a reason cites; a card the state marks says so."""
+    table = {"game": "lotr", "turn": {"player": "alice", "phase": "fellowship"},
+             "players": {"alice": {"support": [{"id": "sting", "card": "1_313"}],
+                                   "hand": [{"id": "sting-2", "card": "1_313"}]},
+                         "bob": {"support": [{"id": "bob-sting", "card": "1_313", "active": True}],
+                                 "hand": [{"id": "bob-sting-2", "card": "1_313"}]}},
+             "questions": [{"id": "alice", "ask": "play", "instance": "sting-2"},
+                           {"id": "bob", "ask": "play", "instance": "bob-sting-2"}]}
+    alice, bob = api.explain(table).questions
+    assert [r.state for r in alice.reasons] == [
+        "•Sting (1R313) [sting] in alice's support area; found active by whose turn it is (p5)"]
+    assert [r.state for r in bob.reasons] == [
+        "•Sting (1R313) [bob-sting] in bob's support area, marked active; found active as the scenario marks it"]
+    assert "found active by whose turn it is (p5)" in api.explain(table, "alice").text

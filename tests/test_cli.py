@@ -139,7 +139,8 @@ def test_explain_prints_the_chain(cli) -> None:
     assert "verdict: illegal" in chain
     assert "<- rule lotr_unique_blocks_unique:" in chain
     assert "<- lotr_unique p45:" in chain
-    assert "<- state: \u2022Sting (1R313) [alice-sting] in alice's support area, active" in chain
+    assert ("<- state: \u2022Sting (1R313) [alice-sting] in alice's support area; found active as cards in play are, "
+            "no turn given (p45)") in chain
 
 
 def test_explain_one_question_as_json(cli) -> None:

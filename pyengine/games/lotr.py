@@ -246,10 +246,6 @@ class Lotr(CardGame):
         if fields.has("turn"):
             state.phase = turn.choice("phase", PHASES, required=True)
             state.fellowship_player = turn.choice("player", state.players, required=True)
-        else:
-            for instance in state.instances.values():
-                if instance.active is None and instance.zone in IN_PLAY_ZONES:
-                    instance.active = True
         decks = fields.sub("decks", set(state.players))
         for player in state.players:
             if decks.has(player):
@@ -610,9 +606,8 @@ class Lotr(CardGame):
 
     def describe_instance(self, inst: Any) -> str:
         where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"
-        if inst.zone in IN_PLAY_ZONES:
-            where += {True: ", active", False: ", not active",
-                      None: ", active as whose turn it is says (p5)"}[inst.active]
+        if inst.zone in IN_PLAY_ZONES and inst.active is not None:  # else the rules find it (explanations say)
+            where += ", marked active" if inst.active else ", marked not active"
         if inst.on:
             where += f", on {inst.on}"
         if inst.wounds:
