@@ -304,9 +304,11 @@ class Marvel(CardGame):
     # -- facts ---------------------------------------------------------------------------------------------
 
     def faces(self, card: Card, catalog: Catalog) -> list[tuple[Card, str]]:
-        """Every face of the identity whose hero card is `card`: its hero forms and its alter ego."""
+        """Every face of the identity whose hero card is `card`: its hero forms, the named cards linked to it (a
+        two-card identity's other card, shown with the hero side) and its alter ego."""
         faces = [(card, "hero")]
         faces += [(catalog.get(f), "hero") for f in card.extra.get("forms") or [] if f in catalog]
+        faces += [(catalog.get(f), "hero") for f in card.extra.get("linked_faces") or [] if f in catalog]
         alter_ego = card.extra.get("alter_ego")
         if alter_ego and alter_ego in catalog:
             faces.append((catalog.get(alter_ego), "alter_ego"))
@@ -330,7 +332,11 @@ class Marvel(CardGame):
                 for face, kind in self.faces(inst.card, state.catalog):
                     cards[face.id] = face
                     out.append(fact("face_card", i, face.id, Const(kind)))
-                out.append(fact("face_up", i, inst.face.id if inst.face else inst.card.id))
+                up = inst.face or inst.card
+                out.append(fact("face_up", i, up.id))
+                if up.type == "hero":  # the cards linked to the identity show with its hero side
+                    out.extend(fact("face_up", i, f) for f in inst.card.extra.get("linked_faces") or []
+                               if f in state.catalog)
         for q, kind, params in questions:
             out.append(fact("question", q, Const(kind)))
             if kind == "play":

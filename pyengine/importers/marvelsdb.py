@@ -1,7 +1,8 @@
 """Importer of MarvelCDB's Marvel Champions card data (JSON: pack/*.json, translations/<lang>/pack/*.json).
 
 Reprint stubs (`duplicate_of`) resolve to their original card, whose codes they become. A hero card is linked
-to its alter ego (its `back_link`, or for a two-card identity such as SP//dr the alter ego of its set) and to
+to its alter ego (its `back_link`, or for a two-card identity such as SP//dr the alter ego of its set), to the
+named card on the back of its alter ego where that is another card of the identity (SP//dr's upgrade), and to
 the identity's other hero forms (the other hero cards of its set). German names become aliases, so scenarios
 and decklists may name cards in German. The report counts the data and lists its anomalies.
 """
@@ -125,6 +126,13 @@ def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]
             elif len(alter_egos) == 1:
                 extra["alter_ego"] = alter_egos[0]
             extra["forms"] = [c for c in family if c != code and real[c].get("type_code") == "hero"]
+            # A two-card identity (SP//dr): the back of its alter-ego card is another named card of the identity,
+            # shown with the hero side (the SP//dr upgrade beside the SP//dr Suit).
+            sides = [code, extra.get("alter_ego")]
+            extra["linked_faces"] = sorted({real[s]["back_link"] for s in sides if s in real
+                                            and real[s].get("back_link") in real
+                                            and real[real[s]["back_link"]].get("type_code") not in ("hero", "alter_ego")
+                                            and real[real[s]["back_link"]]["name"] != real[s]["name"]})
         names = []
         german = translated.get(code, {})
         if german.get("name") and german["name"] != entry["name"]:
@@ -219,6 +227,8 @@ def report(raw: dict[str, dict], translated: dict[str, dict], cards: list[Card])
         "alter_ego_and_ally_subtitle_variants": [{k: v[k] for k in ("hero", "alter_ego", "ally", "subtitle")}
                                                  for v in variants],
         "person_groups": sorted({tuple(sorted(v["names"])) for v in variants}),
+        "two_card_identities": [{"hero": h.id, "title": h.title, "linked_faces": h.extra["linked_faces"]}
+                                for h in sorted(heroes.values(), key=lambda c: c.id) if h.extra.get("linked_faces")],
         "hero_forms": [{"hero": h.id, "title": h.title, "forms": h.extra["forms"]}
                        for h in sorted(heroes.values(), key=lambda c: c.id) if h.extra.get("forms")],
         "german_respellings_of_alter_egos": german_respellings,
