@@ -246,6 +246,12 @@ def _print_marvelsdb_report(report: dict[str, Any]) -> None:
     for v in report["german_respellings_of_alter_egos"]:
         print(f"German re-spelling: ally {v['ally']} subtitled {v['german_subtitle']!r}, alter ego {v['alter_ego']!r}")
     print(f"unique characters without a German entry: {report['unique_characters_without_german_entry']}")
+    two = "; ".join(f"{h['hero']} {h['title']}: {', '.join(h['linked_faces'])}" for h in report["two_card_identities"])
+    print(f"two-card identities (a named card on the alter ego's back): {two}")
+    shapes = report["card_text_shapes"]
+    read = "; ".join(f"{shape} {len(codes)} ({', '.join(codes)})" for shape, codes in shapes.items())
+    print(f"card text read: {read}")
+    print(f"card text speaking of entering play, not classified: {len(report['card_text_not_classified'])}")
 
 
 def cmd_import(args: argparse.Namespace) -> int:

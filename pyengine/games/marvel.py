@@ -30,7 +30,8 @@ FACES = ("hero", "alter_ego")
 CATALOGS = ("builtin", "marvelsdb")
 CARD_FIELDS = {"id", "title", "subtitle", "unique", "type", "alter_ego", "forms", "deck_limit", "aliases",
                "person_aliases", "abilities"}
-# Abilities a hypothetical card may declare (rules/marvel/card_text.lp): a word, or {puts_into_play: NAME}.
+# Abilities a card's text gives it (rules/marvel/card_text.lp), as a hypothetical card declares them or the
+# MarvelCDB importer reads them: a word, or {puts_into_play: NAME}.
 ABILITIES = ("discards_same_named_ally", "puts_into_play")
 ENCOUNTER = "encounter"
 
@@ -112,6 +113,8 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[Fact, ...]:
         out.append(fact("deck_limit", c, card.extra["deck_limit"]))
     if alter_ego:
         out += [fact("alter_ego_name", c, title_key(alter_ego)), fact("alter_ego_loose", c, loose_key(alter_ego))]
+    if card.extra.get("text_unread"):
+        out.append(fact("text_unread", c))
     for ability in card.extra.get("abilities") or []:
         kind = Const(ability[0]) if len(ability) == 1 else term(ability[0], title_key(ability[1]))
         out.append(fact("card_ability", c, kind))
@@ -132,7 +135,7 @@ class Marvel(CardGame):
         "card", "card_type", "name", "name_loose", "subtitle", "subtitle_loose", "printed_unique", "deck_limit",
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
         "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays", "person_alias",
-        "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face"}
+        "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face", "text_unread"}
     # The state predicates `pyengine flip` may change (rules/flip/marvel.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import difflib
 import json
+import re
 from collections import defaultdict
 from collections.abc import Callable
 from pathlib import Path
@@ -28,7 +29,15 @@ PLAYER_EXCLUDED = {"encounter", "campaign"}
 
 # The fields of a card record that must be text, and those that must be whole numbers, when present.
 TEXT_FIELDS = ("code", "name", "subname", "type_code", "back_link", "faction_code", "set_code", "pack_code",
-               "duplicate_of")
+               "duplicate_of", "text")
+
+# The shapes of printed text that touch the uniqueness rules, read into abilities (the text itself is never kept):
+# a card that, when it would enter play, discards the ally of its own name; a card that puts a card into play by
+# name. Any other text that speaks of entering play, or of putting into play, is reported as not classified.
+_MARKUP = re.compile(r"<[^>]+>|\[[a-z_]+\]")
+_DISCARDS_NAMED_ALLY = re.compile(r"would enter play, discard the (.+?) ally from play", re.IGNORECASE)
+_PUTS_BY_NAME = re.compile(r"\bputs? (?:the |1 )?(?:set-aside )?(.+?)(?: ally| minion)? into play\b", re.IGNORECASE)
+_ENTERS_PLAY = re.compile(r"enters? play|into play", re.IGNORECASE)
 NUMBER_FIELDS = ("deck_limit", "quantity")
 
 
@@ -92,6 +101,20 @@ def read_raw(root: Path, language: str = "de",
     return raw, translated
 
 
+def text_abilities(entry: dict[str, Any], names: set[str]) -> tuple[list[list[str]], bool]:
+    """The abilities a card's printed text gives it that touch uniqueness ([discards_same_named_ally],
+    [puts_into_play, NAME] for a NAME of the pool), and whether it speaks of entering play in a way not read."""
+    text = _MARKUP.sub("", entry.get("text") or "")
+    found: list[list[str]] = []
+    for named in _DISCARDS_NAMED_ALLY.findall(text):
+        if title_key(named) == title_key(entry["name"]):
+            found.append(["discards_same_named_ally"])
+    for named in _PUTS_BY_NAME.findall(text):
+        if title_key(named) in names:
+            found.append(["puts_into_play", named])
+    return found, not found and bool(_ENTERS_PLAY.search(text))
+
+
 def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]:
     """Cards with identities linked, reprints resolved and translated names as aliases."""
     real = {code: e for code, e in raw.items() if "name" in e}
@@ -112,10 +135,16 @@ def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]
         if entry.get("set_code") and entry.get("type_code") in ("hero", "alter_ego"):
             by_set[entry["set_code"]].append(code)
     cards = []
+    pool_names = {title_key(e["name"]) for e in real.values()}
     for code, entry in sorted(real.items()):
         kind = entry.get("type_code") or ""
         extra: dict[str, Any] = {k: entry[k] for k in ("deck_limit", "faction_code", "set_code", "pack_code", "hidden")
                                  if entry.get(k) is not None}
+        abilities, unread = text_abilities(entry, pool_names)
+        if abilities:
+            extra["abilities"] = abilities
+        if unread:
+            extra["text_unread"] = True
         extra["codes"] = reprints.get(code, [])
         if kind == "hero":
             family = by_set.get(entry.get("set_code") or "", [])
@@ -227,6 +256,10 @@ def report(raw: dict[str, dict], translated: dict[str, dict], cards: list[Card])
         "alter_ego_and_ally_subtitle_variants": [{k: v[k] for k in ("hero", "alter_ego", "ally", "subtitle")}
                                                  for v in variants],
         "person_groups": sorted({tuple(sorted(v["names"])) for v in variants}),
+        "card_text_shapes": {
+            shape: sorted(c.id for c in cards if any(a[0] == shape for a in c.extra.get("abilities") or []))
+            for shape in ("discards_same_named_ally", "puts_into_play")},
+        "card_text_not_classified": sorted(c.id for c in cards if c.extra.get("text_unread")),
         "two_card_identities": [{"hero": h.id, "title": h.title, "linked_faces": h.extra["linked_faces"]}
                                 for h in sorted(heroes.values(), key=lambda c: c.id) if h.extra.get("linked_faces")],
         "hero_forms": [{"hero": h.id, "title": h.title, "forms": h.extra["forms"]}
