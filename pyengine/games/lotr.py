@@ -66,6 +66,8 @@ class State:
     decks: dict[str, list[tuple[Card, int, str]]] = field(default_factory=dict)
     phase: str | None = None
     fellowship_player: str | None = None
+    # The site the fellowship is at: an instance on an adventure path, whose abilities the players may use.
+    current_site: str | None = None
     hypothetical: list[Card] = field(default_factory=list)
     # How many instances without an id each (player, zone) holds so far: their ids are numbered from it.
     zone_counts: dict[tuple[str, str], int] = field(default_factory=dict)
@@ -168,7 +170,7 @@ class Lotr(CardGame):
     name = "lotr"
     builtin_catalog = staticmethod(builtin_catalog)
     document = DOCUMENTS["lotr"]
-    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks"}
+    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks", "current_site"}
     deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
     input_predicates: ClassVar[set[str]] = {
@@ -177,7 +179,7 @@ class Lotr(CardGame):
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
-        "q_stack", "q_stack_via", "borne_by", "q_via_instance",
+        "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site",
         "q_stack_via_instance"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
@@ -242,6 +244,14 @@ class Lotr(CardGame):
                 for item, line, column, path in zones.items(zone):
                     self._instance(state, player, zone, item, zones.file, path, line, column)
         self._check_stacks(state, fields.file)
+        if fields.has("current_site"):
+            site = fields.text("current_site", required=True) or ""
+            paths = [i for i, inst in state.instances.items() if inst.zone == "adventure_path"]
+            if site not in paths:
+                raise fields.error("current_site", f"{site!r} is no site on an adventure path",
+                                   expected="the id of a site instance in some player's adventure_path",
+                                   suggestion=closest(site, paths) if paths else None)
+            state.current_site = site
         turn = fields.sub("turn", {"player", "phase"})
         if fields.has("turn"):
             state.phase = turn.choice("phase", PHASES, required=True)
@@ -438,6 +448,8 @@ class Lotr(CardGame):
         out: list[Fact] = []
         for player in state.players:
             out.append(fact("player", player))
+        if state.current_site is not None:
+            out.append(fact("current_site", state.current_site))
         for inst in state.instances.values():
             i = inst.id
             cards[inst.card.id] = inst.card
@@ -533,6 +545,8 @@ class Lotr(CardGame):
             record: dict[str, Any] = {"id": f"c{card}", "title": title, "unique": [card] in by_name.get("unique", []),
                                       "type": one["card_type"][card],
                                       "side": "shadow" if one["card_type"][card] == "minion" else "free_peoples"}
+            if record["type"] == "site":
+                del record["side"]
             if one["stored"][card] == 2:
                 record["stored_title"] = f"{title}(2)"
             if card in one.get("subtitle", {}):
@@ -569,6 +583,8 @@ class Lotr(CardGame):
             players[player].setdefault(zone, []).append(entry)
         state: dict[str, Any] = {"game": "lotr", "cards": cards, "turn": {"player": "p1", "phase": "fellowship"},
                                  "players": players}
+        if by_name.get("current_site"):
+            state["current_site"] = f"i{by_name['current_site'][0][0]}"
         deck = [{"card": f"c{c}", "count": n} for c, n in sorted(by_name.get("deck_count", []))]
         if deck:
             state["decks"] = {"p1": {"cards": deck, **({"ring_bearer": f"c{by_name['ring_bearer'][0][0]}"}
