@@ -59,6 +59,7 @@ BAD_INPUTS = {
     "dfm_eagle_as_flag.yaml": ("4:11", "eagle_at", "eagle: one of fellowship, sauron, top, bottom"),
     "dfm_card_unknown_race.yaml": ("4:45", "'elfs'", "did you mean 'elves'"),
     "lotr_current_site_unknown.yaml": ("2:1", "'bag-ned' is no site", "did you mean 'bag-end'"),
+    "lotr_ends_in_unrelated.yaml": ("9:20", "neither 'boromir' nor borne by or stacked on it", "a card it bears"),
     "dfm_outcomes_not_random.yaml": ("7:21", "has no random outcome", "warg's enter, arwen's enter"),
 }
 

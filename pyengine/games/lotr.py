@@ -179,21 +179,22 @@ class Lotr(CardGame):
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
-        "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site",
+        "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
         "q_stack_via_instance"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "identity.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
-        "play": ("play.lp", "dead_pile.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",), "deck": ("deck.lp",),
+        "play": ("play.lp", "dead_pile.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",), "ends_in": ("killed.lp",),
+        "deck": ("deck.lp",),
         "coexist": ("play.lp", "coexist.lp", "deck.lp"), "card": ("card_data.lp",),
         "plays": ("play.lp", "dead_pile.lp", "plays.lp"), "stack": ("stack.lp",),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via"},
         "heal": {"instance", "discard"},
-        "killed": {"instance"},
+        "killed": {"instance"}, "ends_in": {"instance", "event", "of"},
         "deck": {"player"},
         "coexist": {"cards", "in", "players", "counts"},
         "card": {"card"},
@@ -201,6 +202,7 @@ class Lotr(CardGame):
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
+        "ends_in": ("dead_pile", "discard_pile"),
         "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
         "plays": None, "stack": ("legal", "illegal"),
     }
@@ -383,7 +385,7 @@ class Lotr(CardGame):
         return self._resolve(state, ref, fields, "via"), None
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
-        if kind in ("play", "heal", "killed"):
+        if kind in ("play", "heal", "killed", "ends_in"):
             instance = self._instance_ref(fields, "instance", state)
         if kind == "play":
             if state.instances[instance].zone in ("play", "support", "adventure_path") or (
@@ -398,6 +400,17 @@ class Lotr(CardGame):
             return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
         if kind == "killed":
             return {"instance": instance}
+        if kind == "ends_in":
+            of = self._instance_ref(fields, "of", state) if fields.has("of") else instance
+            if state.instances[of].zone not in IN_PLAY_ZONES:
+                raise fields.error("of" if fields.has("of") else "instance", f"instance {of!r} is not in play",
+                                   expected="a card in the play area or support area")
+            card = state.instances[instance]
+            if instance != of and of not in (card.on, card.borne_by):
+                raise fields.error("instance", f"instance {instance!r} is neither {of!r} nor borne by or stacked on it",
+                                   expected=f"{of!r}, or a card it bears or that is stacked on it")
+            return {"instance": instance, "event": fields.choice("event", ("killed", "discarded"), default="killed"),
+                    "of": of}
         if kind == "stack":
             instance = self._instance_ref(fields, "instance", state)
             if state.instances[instance].zone in ("stacked", "removed", "adventure_path"):
@@ -481,6 +494,8 @@ class Lotr(CardGame):
                 out.append(fact("q_heal", q, target.id, params["discard"], target.owner))
             elif kind == "killed":
                 out.append(fact("q_killed", q, params["instance"]))
+            elif kind == "ends_in":
+                out.append(fact("q_ends", q, params["instance"], Const(params["event"]), params["of"]))
             elif kind == "stack":
                 out.append(fact("q_stack", q, params["instance"], params["on"]))
                 if params["via"] is not None:
@@ -612,6 +627,8 @@ class Lotr(CardGame):
             return question
         if term.name == "killed":
             return {"ask": "killed", "instance": f"i{args[0]}"}
+        if term.name == "ends":
+            return {"ask": "ends_in", "instance": f"i{args[0]}", "event": args[1], "of": f"i{args[2]}"}
         if term.name == "coexist":
             return {"ask": "coexist", "cards": [f"c{args[0]}", f"c{args[1]}"], "players": args[2]}
         if term.name == "card":
