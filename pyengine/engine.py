@@ -267,7 +267,8 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo
             found = answers[q.id]
             found.plays = _plays(unit.scenario, term, by_term, kb, unit.readings, {} if play_ids is None else play_ids)
             # A listing rests on what each of its tries rested on: a reading that opens or closes one of them.
-            found.rested_on = dict(sorted({k: v for p in found.plays for k, v in p.rested_on.items()}.items()))
+            found.rested_on = dict(sorted({**found.rested_on, **{k: v for p in found.plays
+                                                                 for k, v in p.rested_on.items()}}.items()))
             found.rested_before = dict(sorted({k: v for p in found.plays for k, v in p.rested_before.items()
                                                if k not in found.rested_on}.items()))
     return answers

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import SCENARIO_FOLDERS, missing_data_reason
+from conftest import ROOT, SCENARIO_FOLDERS, missing_data_reason
 from pyengine import kb as kbase
 from pyengine.engine import Answer, answer_sides
 from pyengine.errors import InputError
@@ -24,8 +24,7 @@ def _outcome(answer: Answer) -> object:
     return answer.play_sets() if answer.plays is not None else answer.verdict
 
 
-@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(Path.cwd())) if p.is_absolute() else str(p)
-                                             for p in FILES])
+@pytest.mark.parametrize("path", FILES, ids=[str(p.relative_to(ROOT)) for p in FILES])
 def test_a_reading_whose_other_choice_changes_the_verdict_is_listed_under_both(path: Path) -> None:
     try:
         scenario = load_scenario(path)
