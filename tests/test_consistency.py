@@ -63,6 +63,22 @@ def test_marvel_open_clauses_are_findings(report: dict) -> None:
     assert all(_finding(marvel, r)["state"] for r in readings)
 
 
+def test_every_reading_has_a_state_where_its_two_choices_disagree(report: dict) -> None:
+    from pyengine.engine import answer
+    from pyengine.scenario import scenario_from_data
+
+    for document in report["documents"]:
+        readings = [f for f in document["findings"] if f["id"].startswith("reading:")]
+        assert readings, document["document"]
+        for finding in readings:
+            state = finding["state"]
+            assert state and state["questions"], finding["id"]
+            results = answer(scenario_from_data(state, f"<{finding['id']}>"))
+            assert results and not [r for r in results if r.failures()], finding["id"]
+            pairs = zip(state["questions"][::2], state["questions"][1::2], strict=True)
+            assert all(a["expect"] != b["expect"] for a, b in pairs), finding["id"]
+
+
 def test_allies_lint(report: dict) -> None:
     dfm = _document(report, "dfm_allies")
     ids = {f["id"] for f in dfm["findings"]}
