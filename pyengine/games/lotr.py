@@ -33,7 +33,7 @@ ABILITIES = ("plays_from_dead_pile", "bypasses_dead_pile_copies", "locks_opposin
              "plays_from_stacked", "stacks_cards")
 PHASES = ("fellowship", "shadow", "maneuver", "archery", "assignment", "skirmish", "regroup")
 CARD_FIELDS = {"id", "collinfo", "title", "subtitle", "unique", "side", "type", "culture", "split", "abilities",
-               "translation_of", "stored_title", "race", "filters"}
+               "translation_of", "stored_title", "race", "filters", "phases"}
 CATALOGS = ("builtin", "gemp")
 INSTANCE_FIELDS = {"id", "card", "active", "wounds", "on", "borne_by"}
 # The types of card that a character bears, and the types of character that bear them.
@@ -94,7 +94,8 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
         translation_of=translation,
         hypothetical=hypothetical,
         stored_title=fields.text("stored_title"),
-        extra={"ability_filters": _filters(fields)} if fields.has("filters") else {},
+        extra={**({"ability_filters": _filters(fields)} if fields.has("filters") else {}),
+               **({"ability_phases": _phases(fields)} if fields.has("phases") else {})},
     )
 
 
@@ -116,6 +117,19 @@ def _filters(fields: Fields) -> dict[str, list[list[str]]]:
                 raise InputError(f"unknown card type {item[1]!r}", file=fields.file, line=line, column=column,
                                  field=path, expected="one of " + ", ".join(TYPES), suggestion=closest(item[1], TYPES))
             found.setdefault(str(ability), []).append([item[0], item[1]])
+    return found
+
+
+def _phases(fields: Fields) -> dict[str, list[str]]:
+    """A card's `phases:`, {ABILITY: [PHASE, ...]}: the phases whose activated abilities give it each ability."""
+    sub = fields.sub("phases", set(ABILITIES))
+    found: dict[str, list[str]] = {}
+    for ability in fields.mapping("phases"):
+        for item, line, column, path in sub.items(str(ability)):
+            if item not in PHASES:
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="one of " + ", ".join(PHASES), suggestion=closest(str(item), PHASES))
+            found.setdefault(str(ability), []).append(item)
     return found
 
 
@@ -161,6 +175,10 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ..
     if card.split:
         out.append(fact("card_split", c, card.split))
     out.extend(fact("card_ability", c, Const(a)) for a in card.abilities)
+    # Phases come from a hand-written card or GEMP's scripts; only the game's phases become names of the encodings.
+    out.extend(fact("card_ability_phase", c, Const(a), Const(p))
+               for a, phases in sorted(card.extra.get("ability_phases", {}).items()) if a in ABILITIES
+               for p in phases if p in PHASES)
     if translated_title is not None:
         out.append(fact("alias_key", c, title_key(translated_title)))
     return tuple(out)
@@ -180,7 +198,7 @@ class Lotr(CardGame):
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
-        "q_stack_via_instance"}
+        "q_stack_via_instance", "card_ability_phase"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -582,6 +600,12 @@ class Lotr(CardGame):
             filters = {a: [[k, v]] for c, a, k, v in by_name.get("card_filter", []) if c == card}
             if filters:
                 record["filters"] = filters
+            phases: dict[str, list[str]] = {}
+            for c, a, p in by_name.get("card_ability_phase", []):
+                if c == card:
+                    phases.setdefault(a, []).append(p)
+            if phases:
+                record["phases"] = phases
             cards.append(record)
         players: dict[str, dict[str, list[dict[str, Any]]]] = {"p1": {}, "p2": {}}
         for instance, card, player in sorted(by_name.get("instance", [])):

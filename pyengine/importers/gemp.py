@@ -93,24 +93,48 @@ def _filter(select: Any) -> list[list[str]]:
     return found
 
 
-def abilities(effects: Any) -> tuple[tuple[str, ...], dict[str, list[list[str]]], list[str]]:
-    """The abilities a card's effect script gives it that touch uniqueness, the filter of each, and the effect
-    types it has that mention play, stack, the dead pile or removal without being understood."""
+def _ability_entries(effects: Any) -> list[tuple[str | None, list[dict[str, Any]]]]:
+    """Each entry of a card's effect script with the phase it is used in (an activated ability's `phase:`, in
+    lower case; None for the rest) and the effect nodes it holds."""
+    entries = effects if isinstance(effects, list) else [effects]
+    found = []
+    for entry in entries:
+        phase = entry.get("phase") if isinstance(entry, dict) and str(entry.get("type")).lower() == "activated" \
+            else None
+        found.append((phase.strip().lower() if isinstance(phase, str) and phase.strip() else None,
+                      _effect_nodes(entry)))
+    return found
+
+
+def abilities(effects: Any) -> tuple[tuple[str, ...], dict[str, list[list[str]]], list[str], dict[str, list[str]]]:
+    """The abilities a card's effect script gives it that touch uniqueness, the filter of each, the effect
+    types it has that mention play, stack, the dead pile or removal without being understood, and the phases each
+    ability is used in where every entry giving it is an activated ability of a named phase."""
     found: dict[str, list[list[str]]] = {}
+    phases: dict[str, list[str]] = {}
+    unphased = set()
     unknown = []
-    for node in _effect_nodes(effects):
-        kind = node["type"].lower()
-        if kind in PLAY_EFFECTS:
-            ability = PLAY_EFFECTS[kind]
-            names = [ability, IGNORING[ability]] if node.get("ignoreInDeadPile") is True and ability in IGNORING \
-                else [ability]
+    for phase, nodes in _ability_entries(effects):
+        for node in nodes:
+            kind = node["type"].lower()
+            if kind in PLAY_EFFECTS:
+                ability = PLAY_EFFECTS[kind]
+                names = [ability, IGNORING[ability]] if node.get("ignoreInDeadPile") is True and ability in IGNORING \
+                    else [ability]
+                select = node.get("select") or node.get("filter")
+            elif kind in STACK_EFFECTS:
+                names, select = ["stacks_cards"], node.get("select")
+            else:
+                if any(word in kind for word in TOUCHING):
+                    unknown.append(kind)
+                continue
             for name in names:
-                found.setdefault(name, _filter(node.get("select") or node.get("filter")))
-        elif kind in STACK_EFFECTS:
-            found.setdefault("stacks_cards", _filter(node.get("select")))
-        elif any(word in kind for word in TOUCHING):
-            unknown.append(kind)
-    return tuple(sorted(found)), found, unknown
+                found.setdefault(name, _filter(select))
+                if phase is None:
+                    unphased.add(name)
+                elif phase not in phases.setdefault(name, []):
+                    phases[name].append(phase)
+    return tuple(sorted(found)), found, unknown, {n: p for n, p in phases.items() if n not in unphased}
 
 
 def _type(raw: str) -> str:
@@ -162,6 +186,7 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         race=str(entry["race"]).strip().lower() if entry.get("race") else None,
         abilities=derived[0],
         extra={"official": official, "file": file, "ability_filters": derived[1], "unknown_effects": derived[2],
+               **({"ability_phases": derived[3]} if derived[3] else {}),
                **({"unique_limit": unique} if isinstance(unique, int) and not isinstance(unique, bool) else {}),
                **({"title_edit": variant} if variant else {}),
                **{k: info[k] for k in ("parent", "variant", "revision") if k in info}},
