@@ -23,7 +23,10 @@ from pyengine.resources import facts_dir
 from pyengine.text import title_key
 from pyengine.yamlio import Mapping
 
-ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked", "adventure_path", "removed")
+ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked", "adventure_path", "adventure_deck",
+         "removed")
+# The zones only sites lie in.
+SITE_ZONES = ("adventure_path", "adventure_deck")
 IN_PLAY_ZONES = ("play", "support")
 TYPES = ("companion", "ally", "follower", "minion", "possession", "artifact", "condition", "event", "site",
          "the_one_ring", "metasite", "map")
@@ -41,7 +44,8 @@ BORNE_TYPES = ("possession", "artifact", "condition", "the_one_ring")
 BEARER_TYPES = ("companion", "ally", "minion")
 ZONE_NAMES = {"play": "play area", "support": "support area", "hand": "hand", "draw_deck": "draw deck",
               "discard": "discard pile", "dead_pile": "dead pile", "stacked": "stacked cards",
-              "adventure_path": "adventure path", "removed": "cards removed from the game"}
+              "adventure_path": "adventure path", "adventure_deck": "adventure deck",
+              "removed": "cards removed from the game"}
 
 
 @dataclass
@@ -220,7 +224,7 @@ class Lotr(CardGame):
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
-        "ends_in": ("dead_pile", "discard_pile"),
+        "ends_in": ("dead_pile", "discard_pile", "adventure_deck"),
         "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
         "plays": None, "stack": ("legal", "illegal"),
     }
@@ -302,9 +306,10 @@ class Lotr(CardGame):
             other = state.instances[instance_id]
             raise item_fields.error("id", f"instance id {instance_id!r} is used twice (also in {other.owner}'s "
                                           f"{ZONE_NAMES[other.zone]})", expected="one zone per instance")
-        if zone == "adventure_path" and card.type != "site":
+        if zone in SITE_ZONES and card.type != "site":
+            where = "on" if zone == "adventure_path" else "in"
             raise item_fields.error("card", f"{card.label()} is a {card.type}, not a site",
-                                    expected="only sites lie on the adventure path")
+                                    expected=f"only sites lie {where} the {ZONE_NAMES[zone]}")
         if item_fields.has("active") and zone not in IN_PLAY_ZONES:
             raise item_fields.error("active", f"a card in the {ZONE_NAMES[zone]} is never active",
                                     expected="active only on cards in play or the support area")
@@ -406,12 +411,13 @@ class Lotr(CardGame):
         if kind in ("play", "heal", "killed", "ends_in"):
             instance = self._instance_ref(fields, "instance", state)
         if kind == "play":
-            if state.instances[instance].zone in ("play", "support", "adventure_path") or (
+            if state.instances[instance].zone in (*IN_PLAY_ZONES, *SITE_ZONES) or (
                     state.instances[instance].zone == "stacked" and not fields.has("via")):
                 zone = ZONE_NAMES[state.instances[instance].zone]
                 raise fields.error("instance", f"instance {instance!r} lies in the {zone}",
                                    expected="a card in hand, draw deck, discard pile, dead pile or removed from the "
-                                            "game (a stacked card through an effect, via:)")
+                                            "game (a stacked card through an effect, via:); sites are not played "
+                                            "with play")
             via, via_instance = self._via(fields, state) if fields.has("via") else (None, None)
             return {"instance": instance, "via": via, "via_instance": via_instance}
         if kind == "heal":
@@ -419,6 +425,14 @@ class Lotr(CardGame):
         if kind == "killed":
             return {"instance": instance}
         if kind == "ends_in":
+            event = fields.choice("event", ("killed", "discarded", "replaced"), default="killed") or "killed"
+            if event == "replaced":
+                if fields.has("of") or state.instances[instance].zone != "adventure_path":
+                    raise fields.error("of" if fields.has("of") else "instance",
+                                       f"{instance!r} lies in the {ZONE_NAMES[state.instances[instance].zone]}: "
+                                       "only a site on an adventure path is replaced",
+                                       expected="the instance of a site on an adventure path, and no of:")
+                return {"instance": instance, "event": event, "of": instance}
             of = self._instance_ref(fields, "of", state) if fields.has("of") else instance
             if state.instances[of].zone not in IN_PLAY_ZONES:
                 raise fields.error("of" if fields.has("of") else "instance", f"instance {of!r} is not in play",
@@ -427,11 +441,10 @@ class Lotr(CardGame):
             if instance != of and of not in (card.on, card.borne_by):
                 raise fields.error("instance", f"instance {instance!r} is neither {of!r} nor borne by or stacked on it",
                                    expected=f"{of!r}, or a card it bears or that is stacked on it")
-            return {"instance": instance, "event": fields.choice("event", ("killed", "discarded"), default="killed"),
-                    "of": of}
+            return {"instance": instance, "event": event, "of": of}
         if kind == "stack":
             instance = self._instance_ref(fields, "instance", state)
-            if state.instances[instance].zone in ("stacked", "removed", "adventure_path"):
+            if state.instances[instance].zone in ("stacked", "removed", *SITE_ZONES):
                 raise fields.error("instance", f"instance {instance!r} lies in the "
                                                f"{ZONE_NAMES[state.instances[instance].zone]}",
                                    expected="a card in hand, in play, in the discard pile, draw deck or dead pile")
