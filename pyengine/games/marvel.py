@@ -34,6 +34,8 @@ CARD_FIELDS = {"id", "title", "subtitle", "unique", "type", "alter_ego", "forms"
 # MarvelCDB importer reads them: a word, or {puts_into_play: NAME}.
 ABILITIES = ("discards_same_named_ally", "puts_into_play")
 ENCOUNTER = "encounter"
+# The encounter's zones: its cards in play, the encounter deck, its discard pile and the cards set aside.
+ENCOUNTER_ZONES = ("play", "deck", "discard", "set_aside")
 
 
 def loose_key(text: str) -> str:
@@ -135,7 +137,7 @@ class Marvel(CardGame):
         "card", "card_type", "name", "name_loose", "subtitle", "subtitle_loose", "printed_unique", "deck_limit",
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
         "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays", "person_alias",
-        "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face", "text_unread"}
+        "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face", "text_unread", "q_via_instance"}
     # The state predicates `pyengine flip` may change (rules/flip/marvel.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
@@ -193,8 +195,9 @@ class Marvel(CardGame):
                                                  face))
             for zone in ZONES:
                 self._zone(state, zones, zone, player)
-        encounter = fields.sub("encounter", {"play"})
-        self._zone(state, encounter, "play", ENCOUNTER)
+        encounter = fields.sub("encounter", set(ENCOUNTER_ZONES))
+        for zone in ENCOUNTER_ZONES:
+            self._zone(state, encounter, zone, ENCOUNTER)
         decks = fields.sub("decks", set(state.players))
         for player in state.players:
             if decks.has(player):
@@ -296,13 +299,36 @@ class Marvel(CardGame):
                                    expected="a mapping of at least two players to hero cards")
             return {"players": heroes}
         if kind in ("reveal", "put_into_play"):
-            card = self._resolve(state, fields.require("card", "an encounter card"), fields, "card")
-            via = self._resolve(state, fields.raw("via"), fields, "via") if fields.has("via") else None
-            return {"card": card, "player": fields.choice("player", state.players, required=True), "via": via}
+            ref = fields.require("card", "an encounter card")
+            if isinstance(ref, str) and ref in state.instances:
+                card = self._arriving_instance(state, fields, kind, ref)
+            else:
+                card = self._resolve(state, ref, fields, "card")
+            via, via_instance = None, None
+            if fields.has("via"):
+                raw = fields.raw("via")
+                if isinstance(raw, str) and raw in state.instances:
+                    via, via_instance = state.instances[raw].card, raw
+                else:
+                    via = self._resolve(state, raw, fields, "via")
+            return {"card": card, "player": fields.choice("player", state.players, required=True), "via": via,
+                    "via_instance": via_instance}
         cards = [self._resolve(state, ref, fields, "cards") for ref, *_ in fields.items("cards")]
         if len(cards) != 2:
             raise fields.error("cards", f"got {len(cards)} cards", expected="a list of exactly two cards")
         return {"cards": cards, "in": fields.choice("in", ("play", "deck"), default="play")}
+
+    @staticmethod
+    def _arriving_instance(state: State, fields: Fields, kind: str, ref: str) -> Card:
+        """The card of an encounter instance a reveal or put-into-play question names: a revealed card comes from
+        the encounter deck; a card put into play comes from anywhere but play (the deck, discard or set aside)."""
+        instance = state.instances[ref]
+        wanted = ("deck",) if kind == "reveal" else ("deck", "discard", "set_aside")
+        if instance.owner != ENCOUNTER or instance.zone not in wanted:
+            where = "the encounter's" if instance.owner == ENCOUNTER else f"{instance.owner}'s"
+            raise fields.error("card", f"instance {ref!r} lies in {where} {instance.zone}",
+                               expected="an encounter card in the encounter " + " or ".join(wanted))
+        return instance.card
 
     # -- facts ---------------------------------------------------------------------------------------------
 
@@ -364,6 +390,8 @@ class Marvel(CardGame):
                 if params.get("via") is not None:
                     cards[params["via"].id] = params["via"]
                     out.append(fact("q_via", q, params["via"].id))
+                if params.get("via_instance") is not None:
+                    out.append(fact("q_via_instance", q, params["via_instance"]))
             elif kind == "deck":
                 totals: dict[str, int] = {}
                 for card, count in params["entries"]:
@@ -414,12 +442,12 @@ class Marvel(CardGame):
                 record["abilities"] = abilities
             cards.append(record)
         players: dict[str, dict[str, Any]] = {"p1": {}, "p2": {}}
-        encounter: list[dict[str, Any]] = []
+        encounter: dict[str, list[dict[str, Any]]] = {}
         for instance, card, owner in sorted(rows.get("instance", [])):
             entry = {"id": f"i{instance}", "card": f"c{card}"}
             zone = pairs["in_zone"][instance]
             if owner == ENCOUNTER:
-                encounter.append(entry)
+                encounter.setdefault(zone, []).append(entry)
             elif zone == "identity":
                 face = "hero" if pairs["face_up"][instance] == card else "alter_ego"
                 players[owner]["identity"] = {**entry, "face": face}
@@ -431,7 +459,7 @@ class Marvel(CardGame):
                 record["person_aliases"] = [list(pair) for pair in aliases]
         state: dict[str, Any] = {"game": "marvel", "cards": cards, "players": players}
         if encounter:
-            state["encounter"] = {"play": encounter}
+            state["encounter"] = encounter
         if rows.get("deck_for"):
             deck = [{"card": f"c{c}", "count": n} for _, c, n in sorted(rows.get("deck_card", []))]
             state["decks"] = {"p1": {"identity": f"c{rows['deck_for'][0][0]}", "cards": deck}}
@@ -451,8 +479,9 @@ class Marvel(CardGame):
         if term.name in ("reveal", "put"):
             question = {"ask": "reveal" if term.name == "reveal" else "put_into_play", "card": f"c{args[0]}",
                         "player": "p1"}
-            via = [f"c{atom.arguments[1].number}" for atom in facts
-                   if atom.name == "q_via" and atom.arguments[0] == term]
+            named = [atom for atom in facts if atom.name in ("q_via", "q_via_instance") and atom.arguments[0] == term]
+            via = [f"i{a.arguments[1].number}" for a in named if a.name == "q_via_instance"] or [
+                f"c{a.arguments[1].number}" for a in named if a.name == "q_via"]
             return question | ({"via": via[0]} if via else {})
         return {"ask": "deck", "player": "p1"}
 
