@@ -2,7 +2,8 @@
 the imported pools where the session has them) and every choice of every reading, when answering a question
 under another choice changes its verdict (or, for `plays` and `outcomes`, its legal and illegal sets), the reading
 is listed with the choice in force in the answers under both choices: in `rested_on`, or for the Duel, where a
-step before the moment asked may have rested on it, in `rested_on_before`."""
+step before the moment asked may have rested on it, in `rested_on_before`. And nothing is listed that did not take
+part: a reading in `rested_on` has another choice under which the verdict or the rules giving it differ."""
 
 from __future__ import annotations
 
@@ -37,13 +38,17 @@ def test_a_reading_whose_other_choice_changes_the_verdict_is_listed_under_both(p
     sides = [{name: choice} for name, reading in sorted(readings.items()) for choice in reading.choices]
     answered = dict(zip(((n, c) for side in sides for n, c in side.items()), answer_sides(scenario, sides),
                         strict=True))
-    unlisted = []
+    unlisted, idle = [], []
     for index, question in enumerate(scenario.questions):
         for name, reading in readings.items():
             under = {choice: answered[name, choice][index] for choice in reading.choices}
+            # A reading listed in `rested_on` took part: under some other choice the verdict or its rules differ.
+            if len({repr((_outcome(a), a.rule_ids)) for a in under.values()}) < 2:
+                idle += [f"{question.id}: {name}={c}" for c, a in under.items() if a.rested_on.get(name) == c]
             if len({repr(_outcome(a)) for a in under.values()}) < 2:
                 continue
             for choice, found in under.items():
                 if {**found.rested_on, **found.rested_before}.get(name) != choice:
                     unlisted.append(f"{question.id}: {name}={choice}")
     assert not unlisted, unlisted
+    assert not idle, f"listed though no choice changes the verdict or its rules: {idle}"
