@@ -55,6 +55,7 @@ BAD_INPUTS = {
     "lotr_not_a_site.yaml": ("5:17", "is a possession, not a site", "only sites lie on the adventure path"),
     "lotr_unknown_phase.yaml": ("4:38", "'fellowshp'", "did you mean 'fellowship'"),
     "lotr_replaced_not_a_site.yaml": ("7:20", "'boromir' lies in the play area", "a site on an adventure path"),
+    "lotr_companion_played_on.yaml": ("9:36", "is a companion, played on no bearer", "on: only when playing"),
     "marvel_reveal_set_aside.yaml": ("8:19", "lies in the encounter's set_aside",
                                      "an encounter card in the encounter deck"),
     "lotr_bearer_missing.yaml": ("5:9", "borne by 'nobody'", "a companion, ally or minion in the play area"),

@@ -202,7 +202,7 @@ class Lotr(CardGame):
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
-        "q_stack_via_instance", "card_ability_phase"}
+        "q_stack_via_instance", "card_ability_phase", "q_play_on"}
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -214,7 +214,7 @@ class Lotr(CardGame):
         "plays": ("play.lp", "dead_pile.lp", "plays.lp"), "stack": ("stack.lp",),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
-        "play": {"instance", "via"},
+        "play": {"instance", "via", "on"},
         "heal": {"instance", "discard"},
         "killed": {"instance"}, "ends_in": {"instance", "event", "of"},
         "deck": {"player"},
@@ -419,7 +419,13 @@ class Lotr(CardGame):
                                             "game (a stacked card through an effect, via:); sites are not played "
                                             "with play")
             via, via_instance = self._via(fields, state) if fields.has("via") else (None, None)
-            return {"instance": instance, "via": via, "via_instance": via_instance}
+            on = self._instance_ref(fields, "on", state) if fields.has("on") else None
+            card = state.instances[instance].card
+            if on is not None and (card.type not in BORNE_TYPES or on == instance):
+                raise fields.error("on", f"{card.label()} is a {card.type}, played on no bearer" if on != instance
+                                   else "a card is not played on itself",
+                                   expected="on: only when playing a possession, artifact, condition or The One Ring")
+            return {"instance": instance, "via": via, "via_instance": via_instance, "on": on}
         if kind == "heal":
             return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
         if kind == "killed":
@@ -520,6 +526,8 @@ class Lotr(CardGame):
                     out.append(fact("q_via", q, params["via"].id))
                 if params["via_instance"] is not None:
                     out.append(fact("q_via_instance", q, params["via_instance"]))
+                if params["on"] is not None:
+                    out.append(fact("q_play_on", q, params["on"]))
             elif kind == "heal":
                 target = state.instances[params["instance"]]
                 out.append(fact("q_heal", q, target.id, params["discard"], target.owner))
@@ -653,6 +661,8 @@ class Lotr(CardGame):
                     question["via"] = f"c{atom.arguments[1].number}"
                 if atom.name == "q_via_instance" and atom.arguments[0] == term:
                     question["via"] = f"i{atom.arguments[1].number}"
+                if atom.name == "q_play_on" and atom.arguments[0] == term:
+                    question["on"] = f"i{atom.arguments[1].number}"
             return question
         if term.name == "heal":
             return {"ask": "heal", "instance": f"i{args[0]}", "discard": f"i{args[1]}"}
