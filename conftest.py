@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.engine import answer
-from pyengine.errors import InputError
-from pyengine.scenario import load_scenario
+from pyengine.core.engine import answer
+from pyengine.core.errors import InputError
+from pyengine.core.scenario import load_scenario
 
 ROOT = Path(__file__).parent
 SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
@@ -24,28 +24,29 @@ def pytest_configure(config: pytest.Config) -> None:
     import os
     import tempfile
 
-    from pyengine import store
-    from pyengine.importers import gemp, marvelsdb
+    from pyengine.core import store
+    from pyengine.games.lotr import importer as gemp
+    from pyengine.games.marvel import importer as marvelsdb
 
     if hasattr(config, "workerinput") and os.environ.get(store.STORE_ENV):
         return
     folder = Path(tempfile.mkdtemp(prefix="pyengine-store-"))
     os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
     if GEMP_CARDS.is_dir():
-        cards = gemp.read_cards(GEMP_CARDS)
-        store.write_source("gemp", "lotr", str(GEMP_CARDS), cards, gemp.report(cards))
+        cards, report = gemp.read(GEMP_CARDS)
+        store.write_source("gemp", "lotr", str(GEMP_CARDS), cards, report)
     if (MARVELSDB / "pack").is_dir():
-        cards, report = marvelsdb.read_cards(MARVELSDB)
+        cards, report = marvelsdb.read(MARVELSDB)
         store.write_source("marvelsdb", "marvel", str(MARVELSDB), cards, report)
 
 
 @pytest.fixture(autouse=True)
 def _own_limits() -> Iterator[None]:
     """Each test starts from the bounds it found and leaves them so: a test that runs a command or a worker's job
-    in-process may set the process-wide bounds (pyengine.limits), which must not reach the next test."""
+    in-process may set the process-wide bounds (pyengine.core.limits), which must not reach the next test."""
     from dataclasses import fields
 
-    from pyengine.limits import limits
+    from pyengine.core.limits import limits
 
     saved = {f.name: getattr(limits, f.name) for f in fields(limits)}
     yield
@@ -109,7 +110,7 @@ class QuestionFailure(Exception):
 @pytest.fixture(scope="session")
 def all_answers():
     """Every scenario file of the project with its answers, for the knowledge-base integrity tests."""
-    from pyengine.scenario import scenario_files
+    from pyengine.core.scenario import scenario_files
 
     results = []
     for path in scenario_files(list(SCENARIO_FOLDERS)):

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from pyengine.text import title_key
+from pyengine.core.text import title_key
 
 CHARACTER_TYPES = {"companion", "ally"}
 

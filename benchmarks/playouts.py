@@ -1,5 +1,6 @@
 """Random playouts of the Duel for Middle-earth to the end of the game (issue 23), many at a time: each playout
-is drawn from a seed (pyengine.playouts.playout) and written as a scenario file, on `--jobs` processes; once all
+is drawn from a seed (pyengine.games.dfm.playouts.playout) and
+written as a scenario file, on `--jobs` processes; once all
 are drawn, each is answered again from its file, one at a time, by a fresh `pyengine check` (the time includes its
 start), with a question for every action (done), the Power tokens after every action (8) and who won. Prints each
 playout as a JSON line and then the distribution of game lengths and of how games end, and how long the answers
@@ -24,7 +25,7 @@ from typing import Any
 
 import yaml
 
-from pyengine import playouts
+from pyengine.games.dfm import playouts
 
 # A game that runs its course takes 100-150 actions; one that has not ended by this many is reported as such.
 LIMIT = 400

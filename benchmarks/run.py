@@ -38,10 +38,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from baseline import CHARACTER_TYPES, Copy, can_play
 
-from pyengine import store
-from pyengine.engine import answer
-from pyengine.games.lotr import builtin_catalog
-from pyengine.scenario import scenario_from_data
+from pyengine.core import store
+from pyengine.core.engine import answer
+from pyengine.core.scenario import scenario_from_data
+from pyengine.games.lotr.game import builtin_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 # Issue 17's targets: figure -> (field, at most | at least, value); a ratio target on the same figure too.
@@ -80,7 +80,7 @@ ZONES = ["play"] * 4 + ["support", "hand", "hand", "hand", "discard", "dead_pile
 def catalog_cards() -> tuple[str, list[Any]]:
     """The catalog the benchmarks draw from: the imported GEMP pool when available, else the built-in cards."""
     if GEMP.is_dir():
-        from pyengine.importers import gemp
+        from pyengine.games.lotr import importer as gemp
 
         folder = Path(tempfile.mkdtemp(prefix="pyengine-bench-"))
         os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
@@ -207,8 +207,8 @@ def bench_dask(scenarios: Path, count: int, jobs_result: dict[str, Any]) -> dict
 
 def bench_search(sizes: list[int], repeats: int) -> list[dict[str, Any]]:
     """The edge-case search, LOTR default against the gemp profile: the first smallest state, and every shape."""
-    from pyengine.limits import limits
-    from pyengine.search import parse_side, search
+    from pyengine.core.limits import limits
+    from pyengine.tools.edge_cases import parse_side, search
 
     limits.solve_seconds = 600
     a, b = parse_side("lotr", "default"), parse_side("lotr", "gemp")
@@ -299,7 +299,7 @@ def _ground_atoms(game: dict[str, Any]) -> int:
     import clingo
 
     from pyengine import api
-    from pyengine.engine import ground_timeline, units
+    from pyengine.core.engine import ground_timeline, units
 
     [unit] = units(api.load(game), {})
     control = clingo.Control(["--warn=none"])
@@ -312,7 +312,8 @@ def bench_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
     `plays` on the example and after 40 actions, every reading side by side on the example, `pyengine check` of
     the Duel scenario folder (the command, on the processors it may use), and the ground atoms per action at 10
     and 100 actions (slope between them)."""
-    from pyengine import api, playouts
+    from pyengine import api
+    from pyengine.games.dfm import playouts
     from pyengine.web.jobs import compare
 
     example = ROOT / "examples" / "dfm_warg_and_elrond.yaml"

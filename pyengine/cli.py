@@ -18,11 +18,11 @@ from pathlib import Path
 from typing import Any
 
 from pyengine import __version__
-from pyengine.errors import InputError
-from pyengine.games import GAME_NAMES
-from pyengine.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS, limits
-from pyengine.resources import STORE_ENV
-from pyengine.text import printable
+from pyengine.core.errors import InputError
+from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS, limits
+from pyengine.core.resources import STORE_ENV
+from pyengine.core.text import printable
+from pyengine.games import GAME_NAMES, SOURCE_HELP, SOURCES, importer
 
 
 def _api() -> Any:
@@ -196,71 +196,14 @@ def cmd_schema(args: argparse.Namespace) -> int:
     return 0
 
 
-def _print_gemp_report(report: dict[str, Any]) -> None:
-    official = report["official"]
-    print(f"entries: {report['entries']} ({official['entries']} official, {report['unofficial_entries']} unofficial)")
-    print(f"official: {official['unique']} unique, {official['distinct_stored_titles']} distinct stored titles "
-          f"({official['distinct_printed_titles']} printed), {official['stored_titles_shared_by_several_cards']} "
-          "titles shared by several cards")
-    for key, label in (("titles_mixing_uniqueness", "titles mixing unique and non-unique"),
-                       ("titles_mixing_sides", "titles mixing sides")):
-        names = "; ".join(f"{t['title']} ({', '.join(t['cards'])})" for t in official[key])
-        print(f"official {label}: {len(official[key])}: {names}")
-    print(f"official titles mixing types: {official['titles_mixing_types']}")
-    edits = "; ".join(f"{e['card']} stored {e['stored']!r}, printed {e['printed']!r}" for e in report["title_edits"])
-    print(f"GEMP title edits: {len(report['title_edits'])}: {edits}")
-    spelling = report["titles_differing_only_in_spelling"]
-    print(f"title groups differing only in accents, case or spacing: {len(spelling)}, e.g. "
-          + "; ".join(" / ".join(g["titles"]) for g in spelling[:4]))
-    shared = report["collinfo_shared_by_different_titles"]
-    print(f"collector's info shared by different titles: {len(shared)}, e.g. "
-          + "; ".join(f"{g['collinfo']}: {' / '.join(g['titles'])}" for g in shared[:3]))
-    limits = report["unique_limits_not_in_the_document"]
-    print(f"'at most N copies' uniqueness (not covered by the document, treated as unique): {len(limits)}")
-    for entry in report["invariant_breaks"]:
-        print(f"breaks {entry['rule']} ({', '.join(entry['paragraphs'])}): {entry['card']} {entry['title']}")
-    print("abilities from the effect scripts: " + ", ".join(f"{k} {v}" for k, v in report["abilities"].items()))
-    unknown = report["effect_types_not_understood"]
-    print(f"effect types mentioning play, stack, the dead pile or removal, not understood: {len(unknown)}: "
-          + ", ".join(f"{k} ({v})" for k, v in unknown.items()))
-
-
-def _print_marvelsdb_report(report: dict[str, Any]) -> None:
-    print(f"entries: {report['entries']} ({report['cards']} cards, {report['reprint_stubs']} reprint stubs "
-          "resolved to their originals)")
-    by_type = ", ".join(f"{n} {t}" for t, n in report["unique_by_type"].items())
-    print(f"unique: {report['unique']} ({by_type}); {report['unique_allies_without_subtitle']} unique allies "
-          "without subtitle")
-    print(f"heroes not marked unique (treated as unique, p5/p7): {', '.join(report['heroes_not_marked_unique'])}")
-    print(f"unique player cards without deck_limit: {report['unique_player_cards_without_deck_limit']}; "
-          f"non-unique player cards with deck_limit 1: {report['non_unique_player_cards_with_deck_limit_1']}")
-    print("names differing only in spelling: " + "; ".join(" / ".join(g) for g in
-                                                            report["names_differing_only_in_spelling"]))
-    for v in report["alter_ego_and_ally_subtitle_variants"]:
-        print(f"one person spelt two ways: alter ego {v['alter_ego']!r} of {v['hero']}, "
-              f"ally {v['ally']} subtitled {v['subtitle']!r}")
-    groups = "; ".join(" / ".join(group) for group in report["person_groups"])
-    print(f"person groups (reading marvel_person_spelling): {groups}")
-    forms = "; ".join(f"{h['hero']} {h['title']}: {', '.join(h['forms'])}" for h in report["hero_forms"])
-    print(f"hero forms: {forms}")
-    for v in report["german_respellings_of_alter_egos"]:
-        print(f"German re-spelling: ally {v['ally']} subtitled {v['german_subtitle']!r}, alter ego {v['alter_ego']!r}")
-    print(f"unique characters without a German entry: {report['unique_characters_without_german_entry']}")
-    two = "; ".join(f"{h['hero']} {h['title']}: {', '.join(h['linked_faces'])}" for h in report["two_card_identities"])
-    print(f"two-card identities (a named card on the alter ego's back): {two}")
-    shapes = report["card_text_shapes"]
-    read = "; ".join(f"{shape} {len(codes)} ({', '.join(codes)})" for shape, codes in shapes.items())
-    print(f"card text read: {read}")
-    print(f"card text speaking of entering play, not classified: {len(report['card_text_not_classified'])}")
-
-
 def cmd_import(args: argparse.Namespace) -> int:
     result = _api().import_source(args.source, args.path, _progress_line(), replace=args.replace)
     if args.json:
         print(result.to_json())
     else:
         print(f"imported {result.cards} cards as catalog {result.source!r} into {result.store}")
-        (_print_gemp_report if args.source == "gemp" else _print_marvelsdb_report)(result.report)
+        for line in importer(args.source).report_lines(result.report):
+            print(line)
     return 0
 
 
@@ -360,7 +303,8 @@ def build_parser() -> argparse.ArgumentParser:
                                      "exit 1 when one is invalid")
     dk.add_argument("files", nargs="+", metavar="FILE")
     dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
-    dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one (gemp)")
+    dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one "
+                                          "(pyengine import)")
     dk.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
                     help=f"validate on N processes (default {processors}: the processors this command may use)")
     dk.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
@@ -379,8 +323,8 @@ def build_parser() -> argparse.ArgumentParser:
 
     imp = sub.add_parser("import", help="import a public card database into the local catalog store "
                                         f"(set {STORE_ENV} to choose where)")
-    imp.add_argument("source", choices=["gemp", "marvelsdb"],
-                     help="gemp: GEMP's LOTR TCG card files (HJSON); marvelsdb: MarvelCDB's JSON data")
+    imp.add_argument("source", choices=list(SOURCES),
+                     help="; ".join(f"{source}: {about}" for source, about in SOURCE_HELP.items()))
     imp.add_argument("path", metavar="PATH", help="the card database folder (e.g. a clone's cards/)")
     imp.add_argument("--replace", action="store_true",
                      help="replace the stored cards even with none, or with fewer than half as many")
@@ -453,7 +397,7 @@ def build_parser() -> argparse.ArgumentParser:
 # Commands answered in the calling process: they read only the knowledge base's own declarations (serve answers
 # in its own bounded worker pool).
 IN_PROCESS = {"readings", "rules", "schema", "serve"}
-# Commands that bound each file they read on their own (pyengine.runner, one unit per file).
+# Commands that bound each file they read on their own (pyengine.run.runner, one unit per file).
 PER_FILE = {"check", "deck"}
 
 
@@ -493,14 +437,14 @@ def _run(args: argparse.Namespace) -> int:
     except Exception as error:
         if os.environ.get("PYENGINE_DEBUG"):
             raise
-        from pyengine.runner import defect_message
+        from pyengine.run.runner import defect_message
 
         return _report(InputError(defect_message(error)))
 
 
 def _bounded(args: argparse.Namespace) -> int:
     """Run a whole command as one unit of bounded work: what it prints is shown only once it has finished."""
-    from pyengine.runner import Failure, run_bounded
+    from pyengine.run.runner import Failure, run_bounded
 
 
     def work(_: Any) -> tuple[int, str, str]:

@@ -11,17 +11,18 @@ from dataclasses import fields, is_dataclass
 from pathlib import Path
 from typing import Any
 
-from pyengine import api
+from pyengine.core import results
 
 SCHEMA_VERSION = 1
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
 # The result each command prints with --json (`answer` is `explain --json`, the answers to a scenario).
 OUTPUTS: dict[str, type] = {
-    "answer": api.Explanation, "check": api.CheckResult, "plays": api.Explanation, "deck": api.DecksResult,
-    "flip": api.FlipResult, "readings": api.ReadingsResult, "rules": api.RulesResult,
-    "edge-cases": api.EdgeCasesResult, "consistency": api.ConsistencyResult, "import": api.ImportResult,
-    "facts": api.FactsResult,
+    "answer": results.Explanation, "check": results.CheckResult, "plays": results.Explanation,
+    "deck": results.DecksResult,
+    "flip": results.FlipResult, "readings": results.ReadingsResult, "rules": results.RulesResult,
+    "edge-cases": results.EdgeCasesResult, "consistency": results.ConsistencyResult, "import": results.ImportResult,
+    "facts": results.FactsResult,
 }
 SCALARS = {str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"}, float: {"type": "number"}}
 
@@ -50,7 +51,7 @@ def _define(cls: type, defs: dict[str, Any]) -> None:
     if cls.__name__ in defs:
         return
     defs[cls.__name__] = {}
-    hints = typing.get_type_hints(cls, vars(api))
+    hints = typing.get_type_hints(cls)
     properties, required = {}, []
     for f in fields(cls):
         if f.metadata.get("internal"):

@@ -11,9 +11,9 @@ import pytest
 
 import pyengine
 from pyengine import api
-from pyengine.scenario import scenario_files
+from pyengine.core.scenario import scenario_files
+from pyengine.core.yamlio import load_file
 from pyengine.schema import OUTPUTS, schema
-from pyengine.yamlio import load_file
 
 ROOT = Path(__file__).parent.parent
 STING = ROOT / "examples" / "judge_second_sting.yaml"

@@ -1,5 +1,5 @@
-"""The batch path (pyengine.batch: many scenarios grounded in one Control, every atom keyed by its unit) gives the
-same answers as the one-scenario path (pyengine.engine.answer) on every scenario file, down to each play's rules,
+"""The batch path (pyengine.core.batch: many scenarios grounded in one Control, every atom keyed by its unit) gives the
+same answers as the one-scenario path (pyengine.core.engine.answer) on every scenario file, down to each play's rules,
 the readings each answer rested on and the Duel's assumptions."""
 
 from __future__ import annotations
@@ -15,10 +15,13 @@ import pytest
 from clingo import ast
 
 from conftest import SCENARIO_FOLDERS
-from pyengine import api, batch
-from pyengine.engine import Answer, answer
-from pyengine.errors import InputError
-from pyengine.scenario import Scenario, load_scenario, scenario_files
+from pyengine import api
+from pyengine.core import batch
+from pyengine.core.answering import overrides
+from pyengine.core.engine import Answer, answer
+from pyengine.core.errors import InputError
+from pyengine.core.scenario import Scenario, load_scenario, scenario_files
+from pyengine.run.bulk import BATCH_FILES
 
 
 def _scenarios(game: str) -> list[Scenario]:
@@ -52,13 +55,13 @@ def test_a_batch_of_every_scenario_file_answers_as_each_alone(game: str) -> None
 
 @pytest.mark.parametrize("game, profile", [("lotr", "gemp"), ("marvel", "marvelcdb")])
 def test_a_batch_under_a_profile_answers_as_each_alone(game: str, profile: str) -> None:
-    overrides = api._overrides(game, None, profile)
-    assert overrides
+    chosen = overrides(game, None, profile)
+    assert chosen
     scenarios = _scenarios(game)
-    together = batch.answer_many([(s, overrides) for s in scenarios])
+    together = batch.answer_many([(s, chosen) for s in scenarios])
     for scenario, answers in zip(scenarios, together, strict=True):
         assert not isinstance(answers, Exception), (scenario.path, answers)
-        assert _summary(answers) == _summary(answer(scenario, overrides)), scenario.path
+        assert _summary(answers) == _summary(answer(scenario, chosen)), scenario.path
 
 
 def test_scenarios_of_every_game_share_one_call() -> None:
@@ -137,7 +140,7 @@ def test_two_scenarios_in_one_batch_do_not_see_each_other() -> None:
 def test_check_answers_a_folder_in_batches_as_one_file_at_a_time(tmp_path: Path) -> None:
     folder = Path(SCENARIO_FOLDERS[0], "lotr")
     files = scenario_files([folder])
-    assert len(files) > api.BATCH_FILES // 4
+    assert len(files) > BATCH_FILES // 4
     together = api.check([folder], jobs=2).to_dict()
     alone = [api.answer(load_scenario(f)).to_dict() for f in files]
     assert together["scenarios"] == alone
@@ -147,11 +150,12 @@ def test_check_answers_a_folder_in_batches_as_one_file_at_a_time(tmp_path: Path)
 def test_the_encodings_run_with_plain_clingo_on_one_scenarios_facts(game: str, tmp_path: Path) -> None:
     """README: `pyengine facts FILE > facts.lp`, then clingo on the game's rules and facts folders and that file,
     gives each question's verdict (the encodings need no rewriting), for a scenario whose questions share their
-    readings and timeline (one unit: pyengine.engine.units). The Duel's encodings run over moments: clingo's own
-    command line with Python scripts enabled (`python -m pyengine.stepwise`) runs their driver, rules/dfm/main.lp."""
-    from pyengine.engine import units
+    readings and timeline (one unit: pyengine.core.engine.units). The Duel's encodings run over moments: clingo's own
+    command line with Python scripts enabled (`python -m pyengine.core.stepwise`) runs their driver,
+    rules/dfm/main.lp."""
+    from pyengine.core.engine import units
+    from pyengine.core.resources import facts_dir, rules_dir
     from pyengine.games import game as one_game
-    from pyengine.resources import facts_dir, rules_dir
 
     module = one_game(game)
     files = [*(Path(rules_dir(), "common", n) for n in module.common_files),
@@ -162,7 +166,7 @@ def test_the_encodings_run_with_plain_clingo_on_one_scenarios_facts(game: str, t
         facts = api.facts(scenario).facts
         if module.timeline:
             Path(tmp_path, "facts.lp").write_text("\n".join(facts), encoding="utf-8")
-            run = subprocess.run([sys.executable, "-m", "pyengine.stepwise", "--warn=none", "--outf=2",
+            run = subprocess.run([sys.executable, "-m", "pyengine.core.stepwise", "--warn=none", "--outf=2",
                                   *map(str, files), str(Path(tmp_path, "facts.lp"))], capture_output=True, text=True,
                                  timeout=60)
             [witness] = json.loads(run.stdout)["Call"][0]["Witnesses"]

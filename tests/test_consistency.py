@@ -64,8 +64,8 @@ def test_marvel_open_clauses_are_findings(report: dict) -> None:
 
 
 def test_every_reading_has_a_state_where_its_two_choices_disagree(report: dict) -> None:
-    from pyengine.engine import answer
-    from pyengine.scenario import scenario_from_data
+    from pyengine.core.engine import answer
+    from pyengine.core.scenario import scenario_from_data
 
     for document in report["documents"]:
         readings = [f for f in document["findings"] if f["id"].startswith("reading:")]
@@ -130,7 +130,7 @@ def test_missing_documents_folder_is_an_input_error(cli, tmp_path: Path) -> None
 
 
 def test_deep_search_tells_explanatory_rules_from_deciding_ones() -> None:
-    from pyengine.document_checks import deep_findings
+    from pyengine.tools.consistency import deep_findings
 
     findings = {f.id: f for f in deep_findings("lotr_unique")}
     assert "explanatory:lotr_stacked_not_in_play" in findings

@@ -1,4 +1,4 @@
-"""The Duel for Middle-earth grounded one moment at a time (pyengine.stepwise): every Duel scenario file answers
+"""The Duel for Middle-earth grounded one moment at a time (pyengine.core.stepwise): every Duel scenario file answers
 exactly as it did when the encodings were one program over all moments (tests/golden/dfm_answers.json, recorded
 from that program: verdicts, rule ids, reasons, readings, assumptions, and every play of `plays`; a file added
 since is recorded when it is added, its expectations checked by the scenario tests), and grounds to facts only,
@@ -15,9 +15,11 @@ import clingo
 import pytest
 from clingo import ast
 
-from pyengine import api, kb, stepwise
-from pyengine.engine import answer as engine_answer
-from pyengine.engine import answer_sides, ground_timeline, program, units
+from pyengine import api
+from pyengine.core import kb, stepwise
+from pyengine.core.answering import plays_table
+from pyengine.core.engine import answer as engine_answer
+from pyengine.core.engine import answer_sides, ground_timeline, program, units
 
 GOLDEN = Path(__file__).parent / "golden" / "dfm_answers.json"
 RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -69,7 +71,7 @@ def test_the_record_covers_every_duel_file() -> None:
 def _grounded(path: str, plays: bool) -> list[clingo.Control]:
     scenario = api.load(Path(path))
     if plays:
-        scenario = api._plays_table(scenario, None)
+        scenario = plays_table(scenario, None)
     controls = []
     for unit in units(scenario, {}):
         control = clingo.Control(["--warn=none", "--stats"])
@@ -91,7 +93,7 @@ def test_a_plays_question_grounds_every_step_part() -> None:
     """After the last step a `plays` question tries every action, so step_part/2 must name every step part the
     encodings have (state.lp lists them by hand)."""
     names = set(stepwise.step_part_names(program("dfm", frozenset({"plays"}))))
-    [unit] = units(api._plays_table(api.load(Path("examples/dfm_warg_and_elrond.yaml")), "sauron"), {})
+    [unit] = units(plays_table(api.load(Path("examples/dfm_warg_and_elrond.yaml")), "sauron"), {})
     control = clingo.Control(["--warn=none"])
     with ast.ProgramBuilder(control) as builder:
         for statement in program("dfm", unit.kinds):
@@ -112,7 +114,7 @@ SIDES_FILES = ["examples/dfm_warg_and_elrond.yaml", "tests/scenarios/dfm/tom_tol
 def test_every_reading_side_by_side_on_one_grounding_answers_as_each_side_alone(path: str) -> None:
     """engine.answer_sides grounds a Duel table once with the reading choices left open and solves once per
     side: each side's answers (the questions and both players' plays) equal that side answered alone."""
-    table = api._plays_table(api.load(Path(path)), None, keep_questions=True)
+    table = plays_table(api.load(Path(path)), None, keep_questions=True)
     readings = kb.load("dfm").readings
     sides = [{}] + [{name: choice} for name, reading in sorted(readings.items()) for choice in reading.choices
                     if choice != reading.default]
@@ -131,7 +133,7 @@ def _summary(answer: Any) -> tuple[Any, ...]:
 def test_units_sharing_a_timeline_are_grounded_once_and_solved_without_choices(monkeypatch) -> None:  # type: ignore[no-untyped-def]
     """A Duel file whose questions need several reading choices is grounded once with the choices left open and
     solved once per set of choices: no solve makes a choice, and one Control serves every unit of a timeline."""
-    from pyengine import engine
+    from pyengine.core import engine
 
     solves: list[tuple[clingo.Control, float]] = []  # each Control kept, so that no two share an id
     original = engine.bounded_solve
@@ -184,10 +186,10 @@ def _variables(node: Any) -> set[str]:
 
 
 def test_the_loaders_board_names_are_the_knowledge_bases() -> None:
-    """pyengine.games.dfm refuses region and tile names outside the board; its lists are the board_region/1 and
+    """pyengine.games.dfm.game refuses region and tile names outside the board; its lists are the board_region/1 and
     tile_region/2 facts of facts/dfm/base_game.lp, and the allies and races its ally/2 and race/2 facts."""
-    from pyengine.games import dfm
-    from pyengine.resources import facts_dir, rules_dir
+    from pyengine.core.resources import facts_dir, rules_dir
+    from pyengine.games.dfm import game as dfm
 
     control = clingo.Control(["--warn=none"])
     control.load(str(Path(facts_dir(), "dfm", "base_game.lp")))

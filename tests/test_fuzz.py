@@ -1,10 +1,10 @@
-"""A short run of the scenario fuzzer (the long run: python -m pyengine.fuzz --count 10000)."""
+"""A short run of the scenario fuzzer (the long run: python -m dev.fuzz --count 10000)."""
 
 from __future__ import annotations
 
 from pathlib import Path
 
-from pyengine.fuzz import (
+from dev.fuzz import (
     mutate_structure,
     mutate_text,
     run,

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.errors import InputError
-from pyengine.importers import gemp
+from pyengine.core.errors import InputError
+from pyengine.games.lotr import importer as gemp
 
 ROOT = Path(__file__).resolve().parents[1]
 GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"

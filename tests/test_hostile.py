@@ -21,9 +21,9 @@ from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
 from pyengine import api
-from pyengine.errors import InputError
-from pyengine.games.dfm import REGIONS
-from pyengine.games.marvel import loose_key
+from pyengine.core.errors import InputError
+from pyengine.games.dfm.game import REGIONS
+from pyengine.games.marvel.game import loose_key
 
 ROOT = Path(__file__).resolve().parents[1]
 STING = ROOT / "examples" / "judge_second_sting.yaml"
@@ -310,7 +310,7 @@ def test_a_killed_import_leaves_a_readable_store(cli, tmp_path: Path, store: Pat
 
 def test_a_dead_worker_is_an_error_for_its_file_and_the_run_goes_on(cli, monkeypatch: pytest.MonkeyPatch,
                                                                     tmp_path: Path) -> None:
-    from pyengine import scenario
+    from pyengine.core import scenario
 
     real = scenario.load_scenario
 
@@ -490,8 +490,8 @@ def test_flip_refuses_a_question_without_one_verdict(cli) -> None:
 
 def test_the_quick_reading_of_yaml_gives_the_marked_readings_data() -> None:
     from conftest import SCENARIO_FOLDERS
-    from pyengine.scenario import scenario_files
-    from pyengine.yamlio import load_plain, load_text
+    from pyengine.core.scenario import scenario_files
+    from pyengine.core.yamlio import load_plain, load_text
 
     files = scenario_files(list(SCENARIO_FOLDERS))
     assert len(files) > 100
@@ -509,8 +509,8 @@ def test_the_quick_reading_of_yaml_gives_the_marked_readings_data() -> None:
     ("a: [1\n", ("malformed YAML",)),
 ])
 def test_the_quick_reading_leaves_every_error_to_the_marked_one(text: str, words: tuple[str, ...] | None) -> None:
-    from pyengine.errors import InputError
-    from pyengine.yamlio import load_plain, load_text
+    from pyengine.core.errors import InputError
+    from pyengine.core.yamlio import load_plain, load_text
 
     if words is None:  # anchors and aliases are read by the marked reading, with its checks
         assert load_plain(text, "s.yaml") == load_text(text, "s.yaml") == {"a": [1], "b": [1]}

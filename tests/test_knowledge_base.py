@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from pyengine import kb as kbase
+from pyengine.core import kb as kbase
+from pyengine.core.resources import rules_dir
+from pyengine.core.sources import DOCUMENT_FILES, read_document
 from pyengine.games import registry
-from pyengine.resources import rules_dir
-from pyengine.sources import DOCUMENT_FILES, read_document
 
 DOCS = Path(__file__).resolve().parents[2] / "shared" / "docs"
 GAMES = sorted(registry())
@@ -157,7 +157,7 @@ def _open_questions() -> dict[str, tuple[str, str, str]]:
     """The Duel's open questions (facts/dfm/open_questions.lp): id -> (paragraph, kind, name)."""
     import clingo
 
-    from pyengine.resources import facts_dir
+    from pyengine.core.resources import facts_dir
 
     control = clingo.Control(["--warn=none"])
     control.load(str(Path(facts_dir(), "dfm", "open_questions.lp")))

@@ -8,8 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.errors import InputError
-from pyengine.importers import marvelsdb
+from pyengine.core.errors import InputError
+from pyengine.games.marvel import importer as marvelsdb
 
 ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "marvelsdb"

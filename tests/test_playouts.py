@@ -7,7 +7,8 @@ from typing import Any
 
 import pytest
 
-from pyengine import api, playouts
+from pyengine import api
+from pyengine.games.dfm import playouts
 
 
 def test_a_whole_written_game_ends_at_chapter_threes_count_with_every_token_kept() -> None:

@@ -12,10 +12,10 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT, SCENARIO_FOLDERS, missing_data_reason
-from pyengine import kb as kbase
-from pyengine.engine import Answer, answer_sides
-from pyengine.errors import InputError
-from pyengine.scenario import load_scenario, scenario_files
+from pyengine.core import kb as kbase
+from pyengine.core.engine import Answer, answer_sides
+from pyengine.core.errors import InputError
+from pyengine.core.scenario import load_scenario, scenario_files
 
 FILES = [p for p in scenario_files(list(SCENARIO_FOLDERS)) if "bad_input" not in p.parts]
 

@@ -20,11 +20,11 @@ import pytest
 from starlette.testclient import TestClient
 
 from conftest import ROOT
-from pyengine.api import _check_files
-from pyengine.errors import InputError
-from pyengine.fuzz import alive, descendants
+from dev.fuzz import alive, descendants
+from pyengine.core.errors import InputError
+from pyengine.core.yamlio import load_file
+from pyengine.run.bulk import answer_chunks, check_files
 from pyengine.web.app import Settings, create_app
-from pyengine.yamlio import load_file
 
 SCENARIOS = ROOT / "tests" / "scenarios"
 STING = ROOT / "examples" / "judge_second_sting.yaml"
@@ -55,7 +55,7 @@ def test_a_file_checked_after_another_gets_its_own_answers() -> None:
     the files that define hypothetical cards, in one batch in either order. Files with no card id in common
     share no cached card, so the pairs that can talk to each other are exactly these."""
     cards = _hypothetical_cards()
-    alone = {path: _answers(_check_files([(str(path), None, None)])[0]) for path in cards}
+    alone = {path: _answers(check_files([(str(path), None, None)])[0]) for path in cards}
     by_card: dict[tuple[str, str], list[Path]] = defaultdict(list)
     for path, ids in cards.items():
         for card in ids:
@@ -63,10 +63,10 @@ def test_a_file_checked_after_another_gets_its_own_answers() -> None:
     pairs = {(a, b) for paths in by_card.values() for a, b in itertools.permutations(paths, 2)}
     assert {p for pair in SAME_ID for p in itertools.permutations(pair)} <= pairs
     for first, second in sorted(pairs):
-        results = _check_files([(str(first), None, None), (str(second), None, None)])
+        results = check_files([(str(first), None, None), (str(second), None, None)])
         assert [_answers(r) for r in results] == [alone[first], alone[second]], (first, second)
     for order in (sorted(cards), sorted(cards, reverse=True)):
-        results = _check_files([(str(p), None, None) for p in order])
+        results = check_files([(str(p), None, None) for p in order])
         assert [_answers(r) for r in results] == [alone[p] for p in order]
 
 
@@ -100,7 +100,7 @@ def test_a_reply_that_cannot_be_read_back_retires_its_worker() -> None:
     """A worker whose reply cannot be unpickled gives a one-line 500 and its place goes back to the pool."""
     import asyncio
 
-    from pyengine.runner import Failure, WorkerPool
+    from pyengine.run.runner import Failure, WorkerPool
 
     async def scenario() -> list[object]:
         pool = WorkerPool(_unreadable_reply, 1, 10.0, 512, [])
@@ -169,7 +169,7 @@ def test_slow_and_normal_requests_from_many_clients_are_each_answered_or_refused
 def test_a_gathered_plays_job_that_runs_long_costs_the_others_at_most_its_share() -> None:
     import asyncio
 
-    from pyengine.runner import Failure
+    from pyengine.run.runner import Failure
     from pyengine.web.app import GATHER_SECONDS, Gatherer
 
     class Pool:
@@ -207,14 +207,13 @@ def test_a_gathered_plays_job_that_runs_long_costs_the_others_at_most_its_share(
 def test_a_chunk_stopped_at_its_bound_keeps_every_file_within_the_timeout(tmp_path: Path) -> None:
     """A batch of several files has half of --timeout; its files alone get the other half, so a slow file's
     answer (or its stop) comes within --timeout, not twice it."""
-    from pyengine.api import _answer_chunks
-    from pyengine.limits import limits
+    from pyengine.core.limits import limits
 
     saved = limits.solve_seconds
     limits.solve_seconds = 2.0
     try:
         started = time.monotonic()
-        results = _answer_chunks(_sleepy, _sleepy_batch, [[0.1, 5.0, 0.1]], 1, None)
+        results = answer_chunks(_sleepy, _sleepy_batch, [[0.1, 5.0, 0.1]], 1, None)
         took = time.monotonic() - started
     finally:
         limits.solve_seconds = saved
@@ -331,7 +330,7 @@ def _server_workers() -> set[int]:
 def test_a_killed_check_leaves_no_worker(after: float, tmp_path: Path) -> None:
     import yaml
 
-    from pyengine import playouts
+    from pyengine.games.dfm import playouts
 
     game = yaml.safe_dump(playouts.written_game())  # a whole game: the check is still running when it is killed
     for copy in range(8):
@@ -351,7 +350,7 @@ def test_a_killed_check_leaves_no_worker(after: float, tmp_path: Path) -> None:
 
 
 def test_a_killed_import_leaves_no_worker_and_the_store_as_before(tmp_path: Path) -> None:
-    from pyengine import store
+    from pyengine.core import store
 
     data = ROOT.parent / "shared" / "data" / "gemp-lotr"
     if not data.is_dir():
@@ -456,7 +455,7 @@ def test_a_nul_in_an_imported_title_names_its_file_and_field(cli, tmp_path: Path
 
 
 def test_reaching_the_memory_ceiling_in_a_batch_is_the_bound_not_a_defect() -> None:
-    from pyengine.runner import failure_message
+    from pyengine.run.runner import failure_message
 
     assert failure_message(MemoryError("bad_alloc"), 256) == \
         "stopped: over the memory ceiling of 256 MB (--memory)"
@@ -484,7 +483,7 @@ def test_an_unknown_catalog_is_named_from_the_games_list() -> None:
 
 
 def test_a_clients_jobs_and_limits_fields_never_reach_the_worker() -> None:
-    from pyengine.runner import RECYCLE_AFTER
+    from pyengine.run.runner import RECYCLE_AFTER
 
     table = {"scenario": STING.read_text(encoding="utf-8"), "jobs": list(range(RECYCLE_AFTER)),
              "limits": {"max_instances": 10**9, "solve_seconds": 10**9}}
@@ -498,7 +497,7 @@ def test_a_clients_jobs_and_limits_fields_never_reach_the_worker() -> None:
 
 
 def test_the_quick_and_the_marked_yaml_readings_accept_the_same_files(tmp_path: Path) -> None:
-    from pyengine.yamlio import MAX_NODES, load_plain, load_text
+    from pyengine.core.yamlio import MAX_NODES, load_plain, load_text
 
     many = "[" + ", ".join(["1"] * (MAX_NODES + 10)) + "]"
     for reader in (load_plain, load_text):

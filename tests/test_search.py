@@ -9,10 +9,10 @@ from pathlib import Path
 import pytest
 import yaml
 
-from pyengine import kb as kbase
-from pyengine.engine import answer
-from pyengine.scenario import load_scenario, scenario_from_data
-from pyengine.search import Side, parse_side, scenario_of, search
+from pyengine.core import kb as kbase
+from pyengine.core.engine import answer
+from pyengine.core.scenario import load_scenario, scenario_from_data
+from pyengine.tools.edge_cases import Side, parse_side, scenario_of, search
 
 ROOT = Path(__file__).resolve().parents[1]
 GEMP_DEPARTURES = {"lotr_nonunique_exempt", "lotr_any_title_blocks_unique", "lotr_revival_unchecked",

@@ -10,10 +10,10 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from pyengine.asp import fact
-from pyengine.engine import answer
-from pyengine.scenario import load_scenario
-from pyengine.text import title_key
+from pyengine.core.asp import fact
+from pyengine.core.engine import answer
+from pyengine.core.scenario import load_scenario
+from pyengine.core.text import title_key
 
 
 def test_title_key_folds_accents_case_quotes_and_spacing() -> None:

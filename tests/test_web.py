@@ -282,7 +282,7 @@ def test_plays_requests_gathered_under_load_each_get_their_own_answer(explorer: 
 def test_a_gatherer_takes_what_waits_while_the_workers_are_busy() -> None:
     import asyncio
 
-    from pyengine.runner import Failure
+    from pyengine.run.runner import Failure
     from pyengine.web.app import Gatherer
 
     class Pool:

@@ -1,16 +1,21 @@
-"""The games the knowledge base encodes. Each game module knows its document, its catalog, how its state
-and questions read from a scenario file, which facts they become, and how to describe evidence."""
+"""The registry of the games the knowledge base encodes: each game's entry (GameSpec) and the protocol its
+package's `game.GAME` keeps. A game's package (pyengine/games/<name>/) knows its document, its catalog, how its
+state and questions read from a scenario file, which facts they become and how evidence reads in words; nothing
+outside the registry and that package names a game. Games are imported on first use."""
 
 from __future__ import annotations
 
+from dataclasses import dataclass
+from importlib import import_module
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, Protocol
 
 if TYPE_CHECKING:
     import clingo
 
-    from pyengine.asp import Fact
-    from pyengine.errors import InputError
-    from pyengine.fields import Fields
+    from pyengine.core.asp import Fact
+    from pyengine.core.errors import InputError
+    from pyengine.core.fields import Fields
 
 
 class Game(Protocol):
@@ -20,7 +25,7 @@ class Game(Protocol):
     deck_fields: set[str]
     input_predicates: set[str]
     flip_predicates: set[str]
-    # The shared encodings (rules/common) it loads, and whether its encodings run over moments (pyengine.stepwise).
+    # The shared encodings (rules/common) it loads, and whether its encodings run over moments (pyengine.core.stepwise).
     common_files: tuple[str, ...]
     timeline: bool
     base_files: tuple[str, ...]
@@ -53,10 +58,45 @@ class Game(Protocol):
 
     def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
 
+    def web_extras(self) -> dict[str, Any]: ...
 
-# The games, by name (registry() imports their modules), and the rules document each encodes.
-GAME_NAMES = ("dfm", "lotr", "marvel")
-DOCUMENTS = {"dfm": "dfm_allies", "lotr": "lotr_unique", "marvel": "marvel_unique"}
+@dataclass(frozen=True)
+class GameSpec:
+    """One game's entry in the registry: all that generic code may know of a game."""
+
+    name: str
+    # The rules document it encodes (its id) and that document's file in a documents folder (../shared/docs).
+    document: str
+    document_file: str
+    # The public card databases its importer reads (`pyengine import SOURCE`; pyengine.games.<name>.importer), each
+    # with what it is.
+    sources: tuple[tuple[str, str], ...] = ()
+    # Whether its document has a lint of its own in the consistency check (pyengine.games.<name>.lint).
+    lint: bool = False
+
+    @property
+    def module(self) -> str:
+        """The module holding the game (`GAME`)."""
+        return f"pyengine.games.{self.name}.game"
+
+
+# The registry: the only place outside a game's own package that names a game or a document.
+SPECS = {spec.name: spec for spec in (
+    GameSpec("lotr", "lotr_unique", "lotr-tcg-unique.txt", sources=(("gemp", "GEMP's LOTR TCG card files (HJSON)"),)),
+    GameSpec("marvel", "marvel_unique", "marvel-champions-einzigartig.de.txt",
+             sources=(("marvelsdb", "MarvelCDB's JSON data"),)),
+    GameSpec("dfm", "dfm_allies", "duel-for-middle-earth-allies.txt", lint=True),
+)}
+# The games by name, in order (the explorer opens on the first game of SPECS).
+GAME_NAMES = tuple(sorted(SPECS))
+DOCUMENTS = {name: spec.document for name, spec in SPECS.items()}
+# Document id -> the game encoding it.
+GAME_OF = {spec.document: name for name, spec in SPECS.items()}
+# Document id -> its file in a documents folder.
+DOCUMENT_FILES = {spec.document: spec.document_file for spec in SPECS.values()}
+# Card database -> the game whose importer reads it.
+SOURCES = {source: name for name, spec in SPECS.items() for source, _ in spec.sources}
+SOURCE_HELP = {source: about for spec in SPECS.values() for source, about in spec.sources}
 # Question kinds answered by a list of tried actions, each with its own verdict (legal: open, or an outcome that
 # can happen) and reasons, instead of one verdict: `plays` (every action open), `outcomes` (a random step's).
 LISTING_KINDS = frozenset({"plays", "outcomes"})
@@ -64,13 +104,33 @@ LISTING_KINDS = frozenset({"plays", "outcomes"})
 
 def game(name: str) -> Game:
     """One game, its module imported on first use (a command about one game imports only that one)."""
-    from importlib import import_module
-
-    if name not in GAME_NAMES:
+    if name not in SPECS:
         raise KeyError(name)
-    return import_module(f"pyengine.games.{name}").GAME  # type: ignore[no-any-return]
+    return import_module(SPECS[name].module).GAME  # type: ignore[no-any-return]
 
 
 def registry() -> dict[str, Game]:
     """Every game, by name."""
     return {name: game(name) for name in GAME_NAMES}
+
+
+def game_modules() -> list[str]:
+    """Every game's module, for a worker to import before its first fork."""
+    return [spec.module for spec in SPECS.values()]
+
+
+def form_script(name: str) -> Path | None:
+    """The explorer's form of a game whose table needs its own (form.js in its package), or None."""
+    path = Path(__file__).with_name(name) / "form.js"
+    return path if name in SPECS and path.is_file() else None
+
+
+def importer(source: str) -> Any:
+    """The importer module of a card database (read(root, progress) -> cards, report; report_lines(report))."""
+    return import_module(f"pyengine.games.{SOURCES[source]}.importer")
+
+
+def lint(document: str) -> Any:
+    """The document's own lint (check(paragraphs) -> findings), or None."""
+    spec = SPECS[GAME_OF[document]]
+    return import_module(f"pyengine.games.{spec.name}.lint").check if spec.lint else None

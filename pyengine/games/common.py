@@ -8,11 +8,12 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.catalog import Card, Catalog, MemoryCatalog, Overlay
-from pyengine.errors import InputError
-from pyengine.fields import Fields
-from pyengine.limits import limits
-from pyengine.yamlio import load_file
+from pyengine.core.catalog import Card, Catalog, MemoryCatalog, Overlay
+from pyengine.core.errors import InputError
+from pyengine.core.fields import Fields
+from pyengine.core.limits import limits
+from pyengine.core.store import open_catalog
+from pyengine.core.yamlio import load_file
 
 
 def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str]) -> Catalog:
@@ -44,15 +45,6 @@ def hypothetical_cards(state: Any, fields: Fields, card_fields: set[str],
         top.add(card)
         found.append(card)
     return found
-
-
-def open_catalog(name: str, builtin: Callable[[], Catalog]) -> Catalog:
-    """The built-in catalog, or a source imported into the store (`pyengine import SOURCE PATH`)."""
-    if name == "builtin":
-        return builtin()
-    from pyengine.store import open_source
-
-    return open_source(name)
 
 
 def catalog_for(fields: Fields, choices: tuple[str, ...], builtin: Callable[[], Catalog]) -> Catalog:
@@ -99,11 +91,15 @@ def describe_card(evidence: clingo.Symbol, catalog: Catalog) -> str:
     return catalog.get(card_id).label() if card_id in catalog else card_id
 
 
+# A new table in the explorer: two players with nothing yet, no questions.
+BLANK_TABLE = {"title": "A table", "players": {"alice": {}, "bob": {}}, "questions": []}
+
+
 class CardGame:
-    """What the card games (LOTR, Marvel) answer alike: questions share one timeline, and parameters name cards."""
+    """What the card games answer alike: questions share one timeline, and parameters name cards."""
 
     # The shared encodings (rules/common) the game loads, and whether its encodings run over moments
-    # (pyengine.stepwise): a card game's state is one moment, grounded in one call.
+    # (pyengine.core.stepwise): a card game's state is one moment, grounded in one call.
     common_files: ClassVar[tuple[str, ...]] = ("readings.lp", "verdicts.lp")
     timeline: ClassVar[bool] = False
 
@@ -111,7 +107,7 @@ class CardGame:
     def check_deck_total(fields: Fields, key: str, counts: list[int]) -> None:
         """A decklist whose copies add up past the largest number the encodings take is refused where it is
         written (each count alone is within the bound; their sum per card reaches the facts)."""
-        from pyengine.asp import MAX_NUMBER
+        from pyengine.core.asp import MAX_NUMBER
 
         if sum(counts) > MAX_NUMBER:
             raise fields.error(key, f"the list holds {sum(counts):,} cards, over the limit of {MAX_NUMBER:,}",

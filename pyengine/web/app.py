@@ -29,12 +29,12 @@ from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from pyengine import api
-from pyengine.errors import InputError, closest
-from pyengine.games import registry
-from pyengine.runner import Busy, Failure, WorkerPool, limit_server_memory
+from pyengine.core.errors import InputError, closest
+from pyengine.core.yamlio import check_data
+from pyengine.games import form_script, registry
+from pyengine.run.runner import Busy, Failure, WorkerPool, limit_server_memory
 from pyengine.web import jobs
 from pyengine.web.documents import documents_index
-from pyengine.yamlio import check_data
 
 HERE = Path(__file__).parent
 templates = Jinja2Templates(directory=str(HERE / "templates"))
@@ -114,7 +114,7 @@ async def _body(request: Request) -> dict[str, Any]:
 
 def catalogs() -> dict[str, list[str]]:
     """The catalogs of each card game: the built-in one and those imported into the store."""
-    from pyengine import store
+    from pyengine.core import store
 
     try:
         imported = store.sources()
@@ -127,7 +127,7 @@ def catalogs() -> dict[str, list[str]]:
 # Fields of a job that only the server sets: a request's own are dropped (a client's `jobs` would count as many
 # units of a worker's life, and its `limits` would lift the server's bounds).
 SERVER_FIELDS = ("kind", "limits", "jobs")
-# The most `plays` requests one worker answers together (pyengine.batch): gathered while the workers are busy.
+# The most `plays` requests one worker answers together (pyengine.core.batch): gathered while the workers are busy.
 GATHER_AT_MOST = 16
 # The bound of a gathered job, in seconds: past it, its requests are answered one at a time (each under its own
 # bound), so that one slow table costs the quick ones gathered with it at most this long.
@@ -273,9 +273,9 @@ def create_app(settings: Settings) -> Starlette:
         return api.rules(game_of(request)).to_dict()
 
     def cards_json(request: Request) -> Any:
-        """Cards for completion: `?game=lotr&q=sting&catalog=gemp&limit=20` (title, subtitle, collector's info,
+        """Cards for completion: `?game=GAME&q=sting&catalog=CATALOG&limit=20` (title, subtitle, collector's info,
         card code, translated name)."""
-        from pyengine.games.common import open_catalog
+        from pyengine.core.store import open_catalog
 
         game = game_of(request, required=True)
         query = request.query_params.get("q", "")[:100]
@@ -301,6 +301,13 @@ def create_app(settings: Settings) -> Starlette:
     def documents_json(request: Request) -> Any:
         """The rules documents: id, game, file, and whether the docs folder holds it."""
         return {"documents": documents_index(settings.docs)}
+
+    def game_form(request: Request) -> Response:
+        """A game's own part of the table builder (its package's form.js), for games whose table needs one."""
+        path = form_script(request.path_params["game"])
+        if path is None:
+            raise HTTPException(404, "no such game form")
+        return Response(path.read_text("utf-8"), media_type="text/javascript")
 
     async def document_json(request: Request) -> Response:
         """One document's paragraphs with the rules, readings, scenarios and findings of each."""
@@ -396,6 +403,7 @@ def create_app(settings: Settings) -> Starlette:
         Route("/api/rules", in_process(rules_json)),
         Route("/api/documents", in_process(documents_json)),
         Route("/api/documents/{document}", document_json),
+        Route("/games/{game}/form.js", game_form),
         Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
     ]
 

@@ -7,9 +7,10 @@ import re
 from pathlib import Path
 from typing import Any
 
-from pyengine import kb as kbase
-from pyengine.document_checks import GAME_OF, citations
-from pyengine.sources import DOCUMENT_FILES, read_document, text_hash
+from pyengine.core import kb as kbase
+from pyengine.core.sources import read_document, text_hash
+from pyengine.games import DOCUMENT_FILES, GAME_OF
+from pyengine.tools.consistency import citations
 
 
 def documents_index(docs: Path | None) -> list[dict[str, Any]]:

@@ -1,4 +1,4 @@
-"""The work a request asks for, run in a bounded worker process (pyengine.runner.WorkerPool): answers, plays,
+"""The work a request asks for, run in a bounded worker process (pyengine.run.runner.WorkerPool): answers, plays,
 flips, facts, answers under every reading and profile, edge-case searches, and a table to and from YAML.
 
 A job is plain data {"kind": ..., "limits": {...}, ...}; the reply is {"ok": JSON data} or {"errors": [one line
@@ -15,15 +15,17 @@ from typing import Any
 import yaml
 
 from pyengine import api
-from pyengine import kb as kbase
-from pyengine.errors import InputError
-from pyengine.limits import limits
-from pyengine.scenario import Scenario, scenario_from_data
-from pyengine.yamlio import load_text
+from pyengine.core import kb as kbase
+from pyengine.core.answering import overrides, plays_many, plays_table
+from pyengine.core.errors import InputError
+from pyengine.core.limits import limits
+from pyengine.core.scenario import Scenario, scenario_from_data
+from pyengine.core.yamlio import load_text
+from pyengine.games import game_modules
 
 # Modules a fresh worker imports before its first job, so that it answers warm.
-PRELOAD = ["pyengine.web.jobs", "pyengine.engine", "pyengine.render", "pyengine.games.lotr",
-           "pyengine.games.marvel", "pyengine.games.dfm", "pyengine.flip_search", "pyengine.search"]
+PRELOAD = ["pyengine.web.jobs", "pyengine.core.engine", "pyengine.core.render", *game_modules(), "pyengine.tools.flip",
+           "pyengine.tools.edge_cases"]
 
 
 def _table(job: dict[str, Any], asks: bool = False) -> Scenario:
@@ -44,7 +46,7 @@ def _choices(job: dict[str, Any]) -> tuple[dict[str, str] | None, str | None]:
     if readings is not None and not (isinstance(readings, dict)
                                      and all(isinstance(k, str) and isinstance(v, str) for k, v in readings.items())):
         raise InputError("readings must map reading names to choices", field="readings",
-                         expected='{"lotr_dead_pile_scope": "any_player"}')
+                         expected='{"READING": "CHOICE"}')
     profile = job.get("profile") or None
     if profile is not None and not isinstance(profile, str):
         raise InputError("profile must be a name", field="profile", expected="a profile from /api/readings")
@@ -69,7 +71,7 @@ def plays(job: dict[str, Any]) -> Any:
 
 def plays_gathered(job: dict[str, Any]) -> Any:
     """The `plays` jobs of requests gathered while the workers were busy (job["jobs"]), answered in one batch
-    (pyengine.batch): each one's reply, {"ok": data} or {"errors": [...]}."""
+    (pyengine.core.batch): each one's reply, {"ok": data} or {"errors": [...]}."""
     replies: list[dict[str, Any] | None] = [None] * len(job["jobs"])
     tables = []
     for index, one in enumerate(job["jobs"]):
@@ -79,7 +81,7 @@ def plays_gathered(job: dict[str, Any]) -> Any:
             tables.append((index, (_table(one), str(player) if player else None, readings, profile)))
         except InputError as error:
             replies[index] = {"errors": [str(e) for e in error.all()]}
-    for (index, _), result in zip(tables, api.plays_many([t for _, t in tables]), strict=True):
+    for (index, _), result in zip(tables, plays_many([t for _, t in tables]), strict=True):
         if isinstance(result, InputError):
             replies[index] = {"errors": [str(e) for e in result.all()]}
         elif isinstance(result, Exception):
@@ -110,9 +112,9 @@ def _verdict(got: Any) -> str:
 def compare(job: dict[str, Any]) -> Any:
     """The table's verdicts under the default readings beside those under every profile and every other choice
     of every reading of the game: its questions, then every play of each player; `differs` marks the rows where
-    some side disagrees with the default. Every side is answered in one call (engine.answer_sides: a Duel table
-    is grounded once for all of them)."""
-    from pyengine.engine import answer_sides
+    some side disagrees with the default. Every side is answered in one call (engine.answer_sides: a table over
+    moments is grounded once for all of them)."""
+    from pyengine.core.engine import answer_sides
 
     scenario = _table(job)
     kb = kbase.load(scenario.game.name)
@@ -121,8 +123,8 @@ def compare(job: dict[str, Any]) -> Any:
     for reading in sorted(kb.readings.values(), key=lambda r: r.name):
         in_force = scenario.readings.get(reading.name, reading.default)
         sides += [(f"{reading.name}={c}", {reading.name: c}, None) for c in reading.choices if c != in_force]
-    asked = api._plays_table(scenario, None, keep_questions=True)
-    answers = answer_sides(asked, [api._overrides(scenario.game.name, r, p) for _, r, p in sides])
+    asked = plays_table(scenario, None, keep_questions=True)
+    answers = answer_sides(asked, [overrides(scenario.game.name, r, p) for _, r, p in sides])
     rows: dict[str, dict[str, Any]] = {}  # by key: two plays that read alike are one row (the last one)
     for index, first in enumerate(answers[0]):
         question = first.question

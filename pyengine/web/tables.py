@@ -1,14 +1,14 @@
 """What the pages' script knows of each game to build a table: zones, instance fields, question kinds with their
-fields and verdicts, readings with their choices, profiles, catalogs, and for the Duel its allies, races and
-token places. Read from the game modules and the knowledge base, so that it cannot drift from the scenario
+fields and verdicts, readings with their choices, profiles, catalogs, and what else each game's own form needs
+(its `web_extras`). Read from the game modules and the knowledge base, so that it cannot drift from the scenario
 format."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from pyengine import kb as kbase
-from pyengine.games import dfm, lotr, marvel, registry
+from pyengine.core import kb as kbase
+from pyengine.games import SPECS, form_script, registry
 
 
 def _readings(game: str) -> list[dict[str, Any]]:
@@ -28,9 +28,7 @@ def games_config(catalogs: dict[str, list[str]]) -> dict[str, Any]:
             "readings": _readings(name),
             "profiles": sorted(kbase.load(name).profiles),
             "catalogs": catalogs.get(name, []),
+            **game.web_extras(),
         }
-    games["lotr"].update(zones=list(lotr.ZONES), in_play=list(lotr.IN_PLAY_ZONES))
-    games["marvel"].update(zones=list(marvel.ZONES), faces=list(marvel.FACES))
-    games["dfm"].update(factions=list(dfm.FACTIONS), allies=dfm.ALLIES, races=list(dfm.RACES),
-                        ally_states=list(dfm.ALLY_STATES), token_places=list(dfm.TOKEN_PLACES))
-    return {"games": games}
+    return {"games": games, "default_game": next(iter(SPECS)),
+            "forms": [f"/games/{name}/form.js" for name in games if form_script(name)]}

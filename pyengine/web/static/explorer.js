@@ -3,6 +3,10 @@
 // from a table or an answer reaches the page as text nodes, never as markup.
 "use strict";
 
+// A game whose table needs a form of its own registers it here (from its package's form.js, loaded after this
+// file): ExplorerForms[game] = (helpers, config, table, redraw) => [blocks].
+const ExplorerForms = {};
+
 const Explorer = (() => {
   const CONFIG = JSON.parse(document.getElementById("config").textContent);
   const GAMES = CONFIG.games;
@@ -37,12 +41,7 @@ const Explorer = (() => {
   }
 
   function blank(game) {
-    if (game === "dfm") {
-      return {game: "dfm", title: "A Duel table", chapter: 1, turn: "fellowship",
-              state: {tokens: {fellowship: 0, sauron: 0, box: 8}, allies: {fellowship: {hidden: []}, sauron: {hidden: []}}},
-              actions: [], questions: []};
-    }
-    return {game, title: "A table", players: {alice: {}, bob: {}}, questions: []};
+    return {game, ...structuredClone(GAMES[game].blank)};
   }
 
   function tableFromUrl() {
@@ -50,7 +49,7 @@ const Explorer = (() => {
     if (match) {
       try { return decodeTable(match[1]); } catch (e) { showErrors(["the link's table cannot be read: " + e.message]); }
     }
-    return blank("lotr");
+    return blank(CONFIG.default_game);
   }
 
   async function call(path, body) {
@@ -135,7 +134,7 @@ const Explorer = (() => {
       item.id = e.target.value; redraw();
     }});
     const cells = [idInput, el("span", {class: "card-label", text: labels[item.card] || item.card})];
-    if (table.game === "lotr") {
+    if (game.instance_extras) {
       cells.push(el("label", {}, "wounds ", el("input", {type: "number", min: 0, max: 99, class: "inst-wounds",
         value: item.wounds ?? "", onchange: (e) => {
           if (e.target.value === "") delete item.wounds; else item.wounds = Number(e.target.value);
@@ -194,7 +193,7 @@ const Explorer = (() => {
   function playerBlock(table, player, redraw) {
     const game = GAMES[table.game];
     const blocks = [];
-    if (table.game === "marvel") blocks.push(identityBlock(table, player, redraw));
+    if (game.identity) blocks.push(identityBlock(table, player, redraw));
     for (const zone of game.zones) blocks.push(zoneBlock(table, player, zone, redraw));
     return el("fieldset", {class: "player", "data-player": player},
       el("legend", {}, player, " ", el("button", {type: "button", class: "remove", title: "remove the player", text: "×",
@@ -211,7 +210,7 @@ const Explorer = (() => {
       select.value = value || "";
       return select;
     }
-    if (name === "player" && table.game !== "dfm") {
+    if (name === "player" && table.players) {
       const select = el("select", {"data-field": name, onchange: (e) => set(e.target.value)},
         el("option", {value: "", text: "player…"}), Object.keys(table.players || {}).map((p) => el("option", {value: p, text: p})));
       select.value = value || "";
@@ -223,7 +222,7 @@ const Explorer = (() => {
     }
     const numeric = ["step", "after", "at"].includes(name);
     const listy = ["cards", "of", "counts", "take", "card", "card2", "connection", "move1", "move2"].includes(name)
-      && !(table.game !== "dfm" && name === "card");
+      && !(name === "card" && !GAMES[table.game].card_list);
     const separator = name === "cards" ? ";" : ",";
     const shown = Array.isArray(value) ? value.join(`${separator} `) : (typeof value === "object" && value ? JSON.stringify(value) : value ?? "");
     return el("input", {"data-field": name, placeholder: name, size: numeric ? 4 : 12, value: shown, onchange: (e) => {
@@ -281,78 +280,6 @@ const Explorer = (() => {
       }}));
   }
 
-  function dfmBlocks(table, redraw) {
-    const game = GAMES.dfm;
-    const state = table.state || (table.state = {});
-    const chapter = el("select", {id: "chapter", onchange: (e) => { table.chapter = Number(e.target.value); redraw(); }},
-      [1, 2, 3].map((n) => el("option", {value: n, text: `chapter ${n}`})));
-    chapter.value = String(table.chapter || 1);
-    const turn = el("select", {id: "turn", onchange: (e) => { table.turn = e.target.value; redraw(); }},
-      game.factions.map((f) => el("option", {value: f, text: `${f} to play`})));
-    turn.value = table.turn || "fellowship";
-    const tokens = state.tokens || (state.tokens = {});
-    const coins = state.coins || (state.coins = {});
-    const stacks = state.stacks || (state.stacks = {});
-    const allies = state.allies || (state.allies = {});
-    const allyBlocks = game.factions.map((faction) => {
-      const mine = allies[faction] || (allies[faction] = {});
-      return el("div", {class: "allies", "data-faction": faction}, el("h4", {text: `${faction} allies`}),
-        Object.entries(game.allies).filter(([, owner]) => owner === faction).map(([ally]) => {
-          const now = game.ally_states.find((s) => (mine[s] || []).includes(ally)) || "";
-          const select = el("select", {"data-ally": ally, onchange: (e) => {
-            for (const s of game.ally_states) {
-              if (mine[s]) { mine[s] = mine[s].filter((a) => a !== ally); if (!mine[s].length) delete mine[s]; }
-            }
-            if (e.target.value) (mine[e.target.value] = mine[e.target.value] || []).push(ally);
-            redraw();
-          }}, el("option", {value: "", text: "—"}), game.ally_states.map((s) => el("option", {value: s, text: s})));
-          select.value = now;
-          return el("label", {class: "ally"}, ally, " ", select);
-        }));
-    });
-    const actions = (table.actions = table.actions || []);
-    const actionRows = actions.map((action, index) => el("div", {class: "action"}, el("span", {text: `${index + 1}. `}),
-      el("code", {text: Object.entries(action).map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v}]` : v}`).join(", ")}),
-      el("button", {type: "button", class: "remove", text: "×", onclick: () => { actions.splice(index, 1); redraw(); }})));
-    const draft = {player: table.turn || "fellowship"};
-    const player = el("select", {id: "action-player"}, game.factions.map((f) => el("option", {value: f, text: f})));
-    const kind = el("select", {id: "action-kind"}, ["call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance"]
-      .map((k) => el("option", {value: k, text: k})));
-    const ally = el("select", {id: "action-ally"}, Object.keys(game.allies).map((a) => el("option", {value: a, text: a})));
-    const effect = el("select", {id: "action-effect"}, ["enter", "exit"].map((k) => el("option", {value: k, text: k})));
-    const take = el("input", {id: "action-take", placeholder: "row, card", size: 6});
-    const use = el("select", {id: "action-use"}, ["play", "discard"].map((k) => el("option", {value: k, text: k})));
-    const choices = el("input", {id: "action-choices", placeholder: "race=elves region=gondor tile=bree alliance=pair", size: 30});
-    const addAction = el("button", {type: "button", id: "add-action", text: "Add the action", onclick: () => {
-      draft.player = player.value;
-      if (kind.value === "call") { draft.call = ally.value; draft.effect = effect.value; }
-      if (kind.value === "take") { draft.take = take.value.split(/\s*[,.]\s*/).map(Number); draft.use = use.value; }
-      if (["end_turn", "move_nazgul", "move_ring"].includes(kind.value)) draft[kind.value] = true;
-      for (const pair of choices.value.trim().split(/\s+/).filter(Boolean)) {
-        const [key, value] = pair.split("=");
-        const parts = (value || "").split(",");
-        draft[key] = parts.length > 1 ? parts.map((v) => (/^\d+$/.test(v) ? Number(v) : v)) : value;
-      }
-      // A Landmark take names its tile (tile=...); an Alliance token its trigger (alliance=pair|three) and race.
-      if (kind.value === "landmark") { draft.landmark = draft.tile; delete draft.tile; }
-      if (kind.value === "alliance") draft.alliance = draft.alliance || "pair";
-      actions.push(draft);
-      redraw();
-    }});
-    return [
-      el("fieldset", {class: "dfm-table"}, el("legend", {text: "Chapter and holdings"}), chapter, turn,
-        el("div", {class: "holdings"}, el("h4", {text: "Power tokens"}),
-          game.token_places.map((p) => numberField(p, tokens, p, redraw))),
-        el("div", {class: "holdings"}, el("h4", {text: "coins"}), game.factions.map((f) => numberField(f, coins, f, redraw))),
-        el("div", {class: "holdings"}, el("h4", {text: "Power tokens on race stacks"}),
-          game.races.map((r) => numberField(r, stacks, r, redraw))),
-        ...allyBlocks,
-        el("p", {class: "hint", text: "Other holdings (units, connections, tiles, Alliance tokens, flags): edit the YAML beside."})),
-      el("fieldset", {class: "actions"}, el("legend", {text: "Actions, in order"}), ...actionRows,
-        el("div", {class: "add-action"}, player, kind, ally, effect, take, use, choices, addAction)),
-    ];
-  }
-
   function tablePage() {
     let table = tableFromUrl();
     const builder = document.getElementById("builder");
@@ -386,8 +313,8 @@ const Explorer = (() => {
       head.push(el("label", {}, " Title ", el("input", {id: "title", size: 40, value: table.title || "",
                                                        onchange: (e) => { table.title = e.target.value; redraw(); }})));
       const parts = [el("div", {class: "table-head"}, ...head)];
-      if (table.game === "dfm") {
-        parts.push(...dfmBlocks(table, redraw));
+      if (game.form) {
+        parts.push(...ExplorerForms[table.game]({el, numberField}, game, table, redraw));
       } else {
         table.players = table.players || {};
         parts.push(...Object.keys(table.players).map((p) => playerBlock(table, p, redraw)));
@@ -601,7 +528,7 @@ const Explorer = (() => {
       sideB.value = sides[1] || sides[0];
     }
     gameSelect.addEventListener("change", fillSides);
-    gameSelect.value = "lotr";
+    gameSelect.value = CONFIG.default_game;
     fillSides();
 
     document.getElementById("search-form").addEventListener("submit", async (e) => {

@@ -1,0 +1,198 @@
+"""Card catalogs and card references.
+
+A scenario names a card by catalog id (`1_313`), by collector's info (`1R313`), by exact title and subtitle
+(`Boromir, Lord of Gondor`), by title alone when only one card has it, by an alias (a translated name), or
+as an inline hypothetical card. Resolving a name is lookup, not rules: two cards with the same title are
+never merged here; whether they are the same card is for the encodings to decide.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import defaultdict
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+
+from pyengine.core.errors import InputError, closest
+from pyengine.core.text import title_key
+
+# "Orc Pursuer (5C108)": a name followed by its collector's info, as decklists often write it.
+_WITH_CODE = re.compile(r"^(?P<name>.*\S)\s*\((?P<code>[^()]+)\)$")
+
+
+@dataclass(frozen=True)
+class Card:
+    id: str
+    title: str
+    subtitle: str | None = None
+    unique: bool = False
+    side: str | None = None
+    type: str = ""
+    culture: str | None = None
+    collinfo: str | None = None
+    split: int | None = None
+    abilities: tuple[str, ...] = ()
+    translation_of: str | None = None
+    hypothetical: bool = False
+    stored_title: str | None = None
+    aliases: tuple[str, ...] = ()
+    race: str | None = None
+    # Game-specific parts (filters, card text, deck limits): compared, so that two cards that differ only here are
+    # two cards to every cache keyed by a card; left out of the hash only because a dict cannot be hashed.
+    extra: dict = field(default_factory=dict, hash=False)
+
+    @property
+    def full_name(self) -> str:
+        return f"{self.title}, {self.subtitle}" if self.subtitle else self.title
+
+    def references(self) -> Iterator[str]:
+        """The references a misspelt name is compared with: id, full name, collector's info."""
+        yield self.id
+        yield self.full_name
+        if self.collinfo:
+            yield self.collinfo
+
+    def names(self) -> set[str]:
+        """Every name a scenario may use for this card."""
+        return {self.full_name, self.title, *self.aliases}
+
+    def label(self) -> str:
+        dot = "\u2022" if self.unique else ""
+        info = self.collinfo or self.id
+        return f"{dot}{self.full_name} ({info})"
+
+
+class Catalog:
+    """Cards by id, with lookups for every way a scenario may name one. Subclasses say where cards live."""
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        raise NotImplementedError
+
+    def lookup_code(self, code: str) -> list[Card]:
+        raise NotImplementedError
+
+    def lookup_name(self, key: str) -> list[Card]:
+        raise NotImplementedError
+
+    def suggestion_names(self) -> Iterable[str]:
+        raise NotImplementedError
+
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        """Cards whose names (as title keys) contain `key`, or whose id or collector's info starts with `code`."""
+        raise NotImplementedError
+
+    def search(self, query: str, limit: int = 20) -> list[Card]:
+        """Cards for completion: those whose title, subtitle, alias (a translated name), id or collector's info
+        starts with the query first, then those containing it, in catalog order."""
+        key, code = title_key(query), query.strip().casefold()
+        if not key:
+            return []
+
+        def starts(card: Card) -> bool:
+            return (card.id.casefold().startswith(code) or (card.collinfo or "").casefold().startswith(code)
+                    or any(title_key(n).startswith(key) for n in card.names()))
+
+        found = list({c.id: c for c in self.candidates(key, code)}.values())
+        return sorted(found, key=lambda c: not starts(c))[:limit]
+
+    def __contains__(self, card_id: str) -> bool:
+        return self.lookup_id(card_id) is not None
+
+    def get(self, card_id: str) -> Card:
+        card = self.lookup_id(card_id)
+        if card is None:
+            raise KeyError(card_id)
+        return card
+
+    def resolve(self, ref: str, file: str | None = None, line: int | None = None, column: int | None = None,
+                field_name: str | None = None, accept: Callable[[Card], bool] | None = None,
+                suggest: bool = True) -> Card:
+        """The one card a reference names, or an InputError with suggestions (unless `suggest` is false: finding
+        them scans the catalog) or the candidates. Where the field only takes some cards (`accept`, e.g.
+        heroes), a name shared with other kinds of card narrows to them."""
+        card = self.lookup_id(ref)
+        if card is not None:
+            return card
+        with_code = _WITH_CODE.match(ref)
+        if with_code:
+            named = [c for c in self.lookup_code(with_code["code"])
+                     if title_key(with_code["name"]) in {title_key(n) for n in c.names()}]
+            if len({c.id for c in named}) == 1:
+                return named[0]
+        key = title_key(ref)
+        for candidates in (self.lookup_code(ref), [c for c in self.lookup_name(key) if c.full_name == ref],
+                           self.lookup_name(key)):
+            unique_ids = {c.id: c for c in candidates}
+            if accept is not None and len(unique_ids) > 1:
+                unique_ids = {i: c for i, c in unique_ids.items() if accept(c)} or unique_ids
+            if len(unique_ids) == 1:
+                return next(iter(unique_ids.values()))
+            if len(unique_ids) > 1:
+                names = ", ".join(f"{i} ({c.full_name})" for i, c in sorted(unique_ids.items())[:8])
+                more = f" and {len(unique_ids) - 8} more" if len(unique_ids) > 8 else ""
+                raise InputError(f"card {ref!r} is ambiguous: {names}{more}", file=file, line=line, column=column,
+                                 field=field_name, expected="a card id, a collector's info or a title with subtitle")
+        raise InputError(f"unknown card {ref!r}", file=file, line=line, column=column, field=field_name,
+                         expected="a card id, a collector's info or a title in the catalog",
+                         suggestion=closest(ref, self.suggestion_names()) if suggest else None)
+
+
+class MemoryCatalog(Catalog):
+    """A catalog held in memory: the hand-written built-in cards, or a scenario's hypothetical ones."""
+
+    def __init__(self, cards: Iterable[Card] = ()):
+        self.cards: dict[str, Card] = {}
+        self._by_code: dict[str, list[Card]] = defaultdict(list)
+        self._by_name: dict[str, list[Card]] = defaultdict(list)
+        for card in cards:
+            self.add(card)
+
+    def add(self, card: Card) -> None:
+        self.cards[card.id] = card
+        if card.collinfo:
+            self._by_code[card.collinfo.casefold()].append(card)
+        for name in {title_key(n) for n in card.names()}:
+            self._by_name[name].append(card)
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        return self.cards.get(card_id)
+
+    def lookup_code(self, code: str) -> list[Card]:
+        return self._by_code.get(code.casefold(), [])
+
+    def lookup_name(self, key: str) -> list[Card]:
+        return self._by_name.get(key, [])
+
+    def suggestion_names(self) -> Iterable[str]:
+        for card in self.cards.values():
+            yield from card.references()
+
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        for card in self.cards.values():
+            if (card.id.casefold().startswith(code) or (card.collinfo or "").casefold().startswith(code)
+                    or any(key in title_key(n) for n in card.names())):
+                yield card
+
+
+class Overlay(Catalog):
+    """A catalog whose cards come first from `top`, then from `base`."""
+
+    def __init__(self, base: Catalog, top: MemoryCatalog):
+        self.base, self.top = base, top
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        return self.top.lookup_id(card_id) or self.base.lookup_id(card_id)
+
+    def lookup_code(self, code: str) -> list[Card]:
+        return self.top.lookup_code(code) or self.base.lookup_code(code)
+
+    def lookup_name(self, key: str) -> list[Card]:
+        return self.top.lookup_name(key) or self.base.lookup_name(key)
+
+    def suggestion_names(self) -> Iterable[str]:
+        yield from self.top.suggestion_names()
+        yield from self.base.suggestion_names()
+
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        yield from self.top.candidates(key, code)
+        yield from self.base.candidates(key, code)

@@ -1,0 +1,385 @@
+"""Runs the encodings on a scenario: one fresh clingo Control per group of questions that share their
+readings, fed the rules, the declarations and only the facts of the cards in the state. No legality is
+decided here; verdicts and reasons are read back from the stable model, and the readings each verdict rested on
+are the reading choices its reasons' rules are declared to depend on."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+from functools import cache, lru_cache
+from pathlib import Path
+from typing import Any
+
+import clingo
+from clingo import ast
+
+from pyengine.core import kb as kbase
+from pyengine.core import stepwise
+from pyengine.core.asp import Const, Fact, fact
+from pyengine.core.limits import bounded_solve
+from pyengine.core.resources import facts_dir, rules_dir
+from pyengine.core.scenario import Question, Scenario
+from pyengine.games import LISTING_KINDS
+from pyengine.games import game as one_game
+
+
+@dataclass
+class Reason:
+    rule: str
+    evidence: clingo.Symbol
+
+
+@dataclass
+class Play:
+    """One play a `plays` question considered: its id (the instance, or `INSTANCE via SOURCE` for a play through
+    the ability of the instance SOURCE, or an action's words), the verdict and its reasons."""
+
+    id: str
+    term: clingo.Symbol
+    verdict: str | None
+    reasons: list[Reason]
+    rested_on: dict[str, str]
+    assumptions: list[str] = field(default_factory=list)
+    rested_before: dict[str, str] = field(default_factory=dict)
+    activity: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @property
+    def rule_ids(self) -> list[str]:
+        return sorted({r.rule for r in self.reasons})
+
+
+@dataclass
+class Answer:
+    question: Question
+    verdict: str | None
+    reasons: list[Reason]
+    rested_on: dict[str, str]
+    readings: dict[str, str]
+    facts: list[str] = field(default_factory=list, repr=False)
+    plays: list[Play] | None = None
+    # The base-game assumptions the answer rested on (for games that keep some).
+    assumptions: list[str] = field(default_factory=list)
+    # The readings that steps before the moment asked about rested on (games over moments), beyond rested_on.
+    rested_before: dict[str, str] = field(default_factory=dict)
+    # Of the instances its reasons cite, which the rules found active or not, and why (cited_activity/4, where a
+    # game's rules derive it).
+    activity: dict[str, tuple[str, str]] = field(default_factory=dict)
+
+    @property
+    def rule_ids(self) -> list[str]:
+        """The rules of the answer's reasons (for a `plays` answer, those of every play)."""
+        return sorted({r.rule for r in self.reasons} | {r for p in self.plays or [] for r in p.rule_ids})
+
+    def play_sets(self) -> dict[str, list[str]]:
+        """A `plays` answer as the ids of its legal and its illegal plays."""
+        plays = self.plays or []
+        return {"legal": sorted(p.id for p in plays if p.verdict == "legal"),
+                "illegal": sorted(p.id for p in plays if p.verdict != "legal")}
+
+    def failures(self) -> list[str]:
+        """What differs from the question's expectations (empty when they hold)."""
+        problems = []
+        q = self.question
+        if isinstance(q.expect, dict):
+            got = self.play_sets()
+            for key, wanted in sorted(q.expect.items()):
+                if sorted(set(wanted)) != got[key]:
+                    problems.append(f"expected {key} [{', '.join(sorted(set(wanted)))}], got [{', '.join(got[key])}]")
+        elif q.expect is not None and self.verdict != q.expect:
+            problems.append(f"expected {q.expect}, got {self.verdict}")
+        if q.rules is not None and sorted(set(q.rules)) != self.rule_ids:
+            problems.append(f"expected rules [{', '.join(sorted(set(q.rules)))}], got [{', '.join(self.rule_ids)}]")
+        return problems
+
+
+# The knowledge base's declarations: read by pyengine.core.kb for explanations, never needed to decide a verdict.
+DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp", "open_questions.lp"}
+
+
+def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
+    """The encodings a set of question kinds needs: the shared ones the game loads, the game's base files, each
+    kind's files, and the game's ground facts (not its declarations)."""
+    module = one_game(game)
+    names = list(module.base_files)
+    for kind in sorted(kinds):
+        names += [n for n in module.kind_files[kind] if n not in names]
+    return [*(Path(rules_dir(), "common", n) for n in module.common_files),
+            *(Path(rules_dir(), game, n) for n in names),
+            *(p for p in sorted(Path(facts_dir(), game).glob("*.lp")) if p.name not in DECLARATION_FILES)]
+
+
+@cache
+def program(game: str, kinds: frozenset[str]) -> tuple[ast.AST, ...]:
+    """The parsed encodings for these question kinds, parsed once per process and replayed into each Control
+    (an #include is read relative to the file that names it)."""
+    statements: list[ast.AST] = []
+    for path in program_files(game, kinds):
+        ast.parse_files([str(path)], statements.append)
+    return tuple(statements)
+
+
+def one_shot_parts(game: str, kinds: frozenset[str], steps: int) -> list[tuple[str, list[clingo.Symbol]]]:
+    """The program parts a search over states grounds in one call: base, and for a game over moments every part
+    of a scenario of `steps` actions, each step part at every moment (pyengine.core.stepwise)."""
+    if not one_game(game).timeline:
+        return [("base", [])]
+    return [("base", []), *stepwise.parts(steps, stepwise.step_part_names(program(game, kinds)))]
+
+
+def effective_readings(scenario: Scenario, question: Question, overrides: dict[str, str]) -> dict[str, str]:
+    """The choices in force for a question: defaults, then the scenario's, the question's, the command line's."""
+    kb = kbase.load(scenario.game.name)
+    readings = {name: r.default for name, r in kb.readings.items()}
+    readings.update(scenario.readings)
+    readings.update(question.readings)
+    readings.update(overrides)
+    return readings
+
+
+def reading_facts(readings: dict[str, str], predicate: str = "reading_chosen") -> list[Fact]:
+    """The reading choices in force, as facts (named readings and choices, checked when they were read)."""
+    return [fact(predicate, Const(name), Const(value)) for name, value in readings.items()]
+
+
+@cache
+def timeline_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
+    """The encodings of a game over moments split once per process: base and the fixed parts, and each step
+    part's statements (pyengine.core.stepwise.split)."""
+    return stepwise.split(program(game, kinds))
+
+
+def _add(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
+    with ast.ProgramBuilder(control) as builder:
+        for statement in statements:
+            builder.add(statement)
+
+
+def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str]) -> None:
+    """Ground a scenario of a game over moments in `control` step by step (pyengine.core.stepwise), the Control given
+    only the step parts some moment of it fires."""
+    fixed, by_part = timeline_program(game, kinds)
+    _add(control, fixed)
+    control.add("base", [], "\n".join(facts))
+    stepwise.ground(control, lambda names: _add(control, (s for n in names for s in by_part.get(n, []))))
+
+
+def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Symbol]:
+    """Ground and solve the encodings these question kinds need, with these facts; the stable model's atoms."""
+    control = clingo.Control(["--warn=none"])
+    if one_game(game).timeline:
+        ground_timeline(control, game, kinds, facts)
+    else:
+        _add(control, program(game, kinds))
+        control.add("base", [], "\n".join(facts))
+        control.ground([("base", [])])
+    satisfiable, shown = bounded_solve(control, "solving")
+    if not satisfiable:
+        raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+    return shown
+
+
+@dataclass
+class Unit:
+    """One group of a scenario's questions that share their readings (and, for a game over moments, their
+    timeline): what one Control answers alone, or a batch answers keyed by the unit's number (pyengine.core.batch)."""
+
+    scenario: Scenario
+    readings: dict[str, str]
+    questions: list[Question]
+    # The state's and the questions' facts.
+    state_facts: list[Fact]
+    # The game's group of the questions (pyengine.games.Game.group_key): units of one group differ only in their
+    # readings, and in a game over moments share their timeline.
+    group: Any = None
+
+    @property
+    def kinds(self) -> frozenset[str]:
+        return frozenset(q.kind for q in self.questions)
+
+    @property
+    def facts(self) -> list[Fact]:
+        """The state's and the questions' facts, then the reading choices in force."""
+        return [*self.state_facts, *reading_facts(self.readings)]
+
+
+def units(scenario: Scenario, overrides: dict[str, str]) -> list[Unit]:
+    """A scenario's questions in groups that can share one solve: the same readings and the same group key."""
+    groups: dict[tuple[Any, ...], list[Question]] = {}
+    for question in scenario.questions:
+        key = (tuple(sorted(effective_readings(scenario, question, overrides).items())),
+               scenario.game.group_key(question.kind, question.params))
+        groups.setdefault(key, []).append(question)
+    found = []
+    for key, questions in groups.items():
+        readings = dict(key[0])
+        facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
+        found.append(Unit(scenario, readings, questions, facts, key[1]))
+    return found
+
+
+# A shown atom as its name and arguments, read from clingo once (each read of a Symbol's parts builds new objects).
+Atom = tuple[str, tuple[clingo.Symbol, ...]]
+
+
+@lru_cache(maxsize=1 << 17)
+def _atom(symbol: clingo.Symbol) -> Atom:
+    """A function symbol's name and arguments (a symbol is a value: the same symbol always reads the same; the
+    models of one table under many sides share most of theirs)."""
+    return symbol.name, tuple(symbol.arguments)
+
+
+@lru_cache(maxsize=1 << 17)
+def _text(symbol: clingo.Symbol) -> str:
+    return str(symbol)
+
+
+def _is_play_of(symbol: clingo.Symbol, question: clingo.Symbol) -> bool:
+    """Whether a question term is play(Q, ...) of the question term Q."""
+    if symbol.type != clingo.SymbolType.Function:
+        return False
+    name, arguments = _atom(symbol)
+    return name == "play" and arguments[:1] == (question,)
+
+
+def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo.Symbol, str] | None = None
+                 ) -> dict[str, Answer]:
+    """The answers of one unit's questions, read from the shown atoms of its stable model (`play_ids`: the ids
+    of plays already read for the same table)."""
+    kb = kbase.load(unit.scenario.game.name)
+    atoms: list[Atom] = [_atom(s) for s in symbols]
+    undeclared = sorted({_text(args[1]) for name, args in atoms if name == "reason"} - set(kb.rules))
+    if undeclared:
+        raise RuntimeError(f"rules without a declaration: {', '.join(undeclared)}")
+    by_term: dict[clingo.Symbol, list[Atom]] = {}
+    for atom in atoms:
+        if atom[1]:
+            by_term.setdefault(atom[1][0], []).append(atom)
+    answers: dict[str, Answer] = {}
+    for q in unit.questions:
+        term = clingo.String(q.id)
+        verdict, reasons = _verdict(q.id, by_term.get(term, []))
+        rested = _rested(kb, reasons, unit.readings)
+        answers[q.id] = Answer(q, verdict, reasons, rested, unit.readings, unit.facts,
+                               assumptions=_assumed(by_term.get(term, [])),
+                               rested_before=_rested_before(kb, by_term.get(term, []), unit.readings, rested),
+                               activity=_activity(by_term.get(term, [])))
+        if q.kind in LISTING_KINDS:
+            found = answers[q.id]
+            found.plays = _plays(unit.scenario, term, by_term, kb, unit.readings, {} if play_ids is None else play_ids)
+            # A listing rests on what each of its tries rested on: a reading that opens or closes one of them.
+            found.rested_on = dict(sorted({**found.rested_on, **{k: v for p in found.plays
+                                                                 for k, v in p.rested_on.items()}}.items()))
+            found.rested_before = dict(sorted({k: v for p in found.plays for k, v in p.rested_before.items()
+                                               if k not in found.rested_on}.items()))
+    return answers
+
+
+def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[Answer]:
+    """Answer every question of a scenario (answer_sides with one side)."""
+    return answer_sides(scenario, [overrides or {}])[0]
+
+
+def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[Answer]]:
+    """Every question of a scenario answered under each side (reading overrides). A card game answers each unit
+    in a Control of its own. In a game over moments, the units of one group (under one side or several) share
+    their timeline: it is grounded once with all their questions and, where their readings differ, with the
+    reading choices left open (reading_option/2), then solved once per set of reading choices."""
+    found: list[dict[str, Answer]] = [{} for _ in sides]
+    groups: dict[Any, list[tuple[int, Unit]]] = {}
+    for index, side in enumerate(sides):
+        for unit in units(scenario, side):
+            groups.setdefault(unit.group if scenario.game.timeline else id(unit), []).append((index, unit))
+    for members in groups.values():
+        play_ids: dict[clingo.Symbol, str] = {}
+        for (index, unit), symbols in zip(members, _models([u for _, u in members]), strict=True):
+            found[index].update(read_answers(unit, symbols, play_ids))
+    return [[answers[q.id] for q in scenario.questions] for answers in found]
+
+
+def _models(group: list[Unit]) -> list[list[clingo.Symbol]]:
+    """The stable model each unit of a group is read from: its own, or for units over one timeline one grounding
+    of all their questions, solved once per set of reading choices."""
+    first = group[0]
+    game = first.scenario.game
+    if len(group) == 1:
+        return [solve(game.name, first.facts, first.kinds)]
+    questions = list({q.id: q for unit in group for q in unit.questions}.values())
+    facts = game.facts(first.scenario.state, [(q.id, q.kind, q.params) for q in questions])
+    kinds = frozenset(q.kind for q in questions)
+    choices = list(dict.fromkeys(tuple(sorted(u.readings.items())) for u in group))
+    if len(choices) == 1:
+        shown = solve(game.name, [*facts, *reading_facts(first.readings)], kinds)
+        return [shown] * len(group)
+    models = dict(zip(choices, solve_sides(game.name, facts, kinds, [dict(c) for c in choices]), strict=True))
+    return [models[tuple(sorted(u.readings.items()))] for u in group]
+
+
+def solve_sides(game: str, facts: list[Fact], kinds: frozenset[str],
+                sides: list[dict[str, str]]) -> list[list[clingo.Symbol]]:
+    """The stable model's atoms under each side's reading choices (every reading's choice given), from one
+    grounding of a game over moments with every choice left open (external) and assigned for each solve."""
+    kb = kbase.load(game)
+    options = [(name, value) for name, reading in sorted(kb.readings.items()) for value in reading.choices]
+    control = clingo.Control(["--warn=none"])
+    ground_timeline(control, game, kinds, [*facts, *(fact("reading_option", Const(n), Const(v)) for n, v in options)])
+    models = []
+    for side in sides:
+        for name, value in options:  # an external is false until assigned, and an assumption cannot lift that
+            chosen = clingo.Function("reading_chosen", [clingo.Function(name), clingo.Function(value)])
+            control.assign_external(chosen, side[name] == value)
+        satisfiable, shown = bounded_solve(control, "solving")
+        if not satisfiable:
+            raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+        models.append(shown)
+    return models
+
+
+def _verdict(name: str, atoms: list[Atom]) -> tuple[str | None, list[Reason]]:
+    """The verdict and the reasons among the atoms of one question (or one play of a `plays` question)."""
+    verdicts = [_text(args[1]) for kind, args in atoms if kind == "verdict"]
+    if len(verdicts) > 1:
+        raise RuntimeError(f"question {name} got several verdicts {verdicts}: a defect of the encodings")
+    reasons = sorted((Reason(_text(args[1]), args[2]) for kind, args in atoms if kind == "reason"),
+                     key=lambda r: (r.rule, _text(r.evidence)))
+    return (verdicts[0] if verdicts else None), reasons
+
+
+def _assumed(atoms: list[Atom]) -> list[str]:
+    """The base-game assumptions among the atoms of one question (or one play)."""
+    return sorted({_text(args[1]) for kind, args in atoms if kind == "assumed"})
+
+
+def _activity(atoms: list[Atom]) -> dict[str, tuple[str, str]]:
+    """The cited instances the rules found active or not, and why, among the atoms of one question (or play)."""
+    return {args[1].string: (args[2].name, args[3].name) for kind, args in atoms if kind == "cited_activity"}
+
+
+def _rested_before(kb: kbase.KnowledgeBase, atoms: list[Atom], readings: dict[str, str],
+                   rested: dict[str, str]) -> dict[str, str]:
+    """The reading choices in force that rules which shaped the steps before the moment asked about
+    (ruled_before/2) depend on, other than those the answer's own reasons rested on."""
+    rules = sorted({_text(args[1]) for kind, args in atoms if kind == "ruled_before"})
+    return dict(sorted((name, value) for rule in rules for name, value in kb.rules[rule].readings
+                       if readings.get(name) == value and name not in rested))
+
+
+def _rested(kb: kbase.KnowledgeBase, reasons: list[Reason], readings: dict[str, str]) -> dict[str, str]:
+    """The reading choices in force that the reasons' rules are declared to depend on."""
+    return {name: value for r in reasons for name, value in kb.rules[r.rule].readings if readings.get(name) == value}
+
+
+def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol, list[Atom]],
+           kb: kbase.KnowledgeBase, readings: dict[str, str], play_ids: dict[clingo.Symbol, str]) -> list[Play]:
+    """The plays a `plays` question unfolded into (question terms play(Q, ...) in the encodings); `play_ids`
+    keeps each play's id for the next model of the same table."""
+    plays = []
+    for sub, atoms in by_term.items():
+        if _is_play_of(sub, term):
+            verdict, reasons = _verdict(_text(sub), atoms)
+            if sub not in play_ids:
+                play_ids[sub] = scenario.game.play_id(sub, scenario.state)
+            rested = _rested(kb, reasons, readings)
+            plays.append(Play(play_ids[sub], sub, verdict, reasons, rested, _assumed(atoms),
+                              _rested_before(kb, atoms, readings, rested), _activity(atoms)))
+    return sorted(plays, key=lambda p: p.id)

@@ -1,0 +1,129 @@
+"""Typed, located access to the fields of a YAML mapping: every wrong field becomes an InputError naming the
+file, line, column and field path, what was expected, and the closest valid key for an unknown one."""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from typing import Any
+
+from pyengine.core.asp import MAX_NUMBER
+from pyengine.core.errors import InputError, closest
+from pyengine.core.yamlio import Mapping, Sequence
+
+
+def _type_name(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true/false"
+    if isinstance(value, dict):
+        return "a mapping"
+    if isinstance(value, list):
+        return "a list"
+    if isinstance(value, str):
+        return "a string"
+    if isinstance(value, int | float):
+        return "a number"
+    return "nothing" if value is None else type(value).__name__
+
+
+class Fields:
+    """The fields of one mapping, read by name; unknown keys are reported once the reader has seen all."""
+
+    def __init__(self, data: Any, file: str, path: str, allowed: set[str], line: int = 0, column: int = 0):
+        self.file, self.path, self.allowed = file, path, allowed
+        if not isinstance(data, dict):
+            raise InputError(f"got {_type_name(data)}", file=file, line=line or None, column=column or None,
+                             field=path or None, expected="a mapping of fields")
+        self.data: dict = data
+        for key in data:
+            if key not in allowed:
+                line_k, col_k = self._key_at(key)
+                raise InputError(f"unknown field {key!r}", file=file, line=line_k, column=col_k,
+                                 field=self.name(str(key)), expected="one of " + ", ".join(sorted(allowed)),
+                                 suggestion=closest(str(key), allowed))
+
+    def _key_at(self, key: Any) -> tuple[int | None, int | None]:
+        if isinstance(self.data, Mapping):
+            return self.data.key_at(key)
+        return None, None
+
+    def name(self, key: str) -> str:
+        return f"{self.path}.{key}" if self.path else key
+
+    def error(self, key: str, message: str, expected: str | None = None, suggestion: str | None = None) -> InputError:
+        line, column = self._key_at(key)
+        return InputError(message, file=self.file, line=line, column=column, field=self.name(key),
+                          expected=expected, suggestion=suggestion)
+
+    def has(self, key: str) -> bool:
+        return key in self.data
+
+    def raw(self, key: str, default: Any = None) -> Any:
+        return self.data.get(key, default)
+
+    def require(self, key: str, expected: str) -> Any:
+        if key not in self.data or self.data[key] is None:
+            line, column = (self.data.line, self.data.column) if isinstance(self.data, Mapping) else (None, None)
+            raise InputError(f"missing field {key!r}", file=self.file, line=line, column=column,
+                             field=self.name(key), expected=expected)
+        return self.data[key]
+
+    def text(self, key: str, required: bool = False, default: str | None = None) -> str | None:
+        if required:
+            self.require(key, "a string")
+        value = self.data.get(key, default)
+        if value is None:
+            return default
+        if isinstance(value, bool) or not isinstance(value, str | int | float):
+            raise self.error(key, f"got {_type_name(value)}", expected="a string")
+        value = str(value)
+        if not value.strip():
+            raise self.error(key, "is empty", expected="a non-empty string")
+        return value
+
+    def flag(self, key: str, default: bool) -> bool:
+        value = self.data.get(key, default)
+        if not isinstance(value, bool):
+            raise self.error(key, f"got {value!r}", expected="true or false")
+        return value
+
+    def whole(self, key: str, default: int, minimum: int = 0, maximum: int = MAX_NUMBER) -> int:
+        """A whole number from `minimum` to `maximum` (every number of an input is bounded: see pyengine.core.asp)."""
+        value = self.data.get(key, default)
+        if isinstance(value, bool) or not isinstance(value, int):
+            raise self.error(key, f"got {value!r}", expected="a whole number")
+        if not minimum <= value <= maximum:
+            raise self.error(key, f"got {value}", expected=f"a whole number from {minimum} to {maximum}")
+        return value
+
+    def choice(self, key: str, choices: list[str] | tuple[str, ...], default: str | None = None,
+               required: bool = False) -> str | None:
+        value = self.text(key, required=required, default=default)
+        if value is not None and value not in choices:
+            raise self.error(key, f"unknown value {value!r}", expected="one of " + ", ".join(choices),
+                             suggestion=closest(value, choices))
+        return value
+
+    def items(self, key: str) -> Iterator[tuple[Any, int | None, int | None, str]]:
+        """The items of a list field, each with its line, column and field path."""
+        value = self.data.get(key)
+        if value is None:
+            return
+        if not isinstance(value, list):
+            raise self.error(key, f"got {_type_name(value)}", expected="a list")
+        for index, item in enumerate(value):
+            line, column = value.item_at(index) if isinstance(value, Sequence) else (None, None)
+            yield item, line, column, f"{self.name(key)}[{index}]"
+
+    def mapping(self, key: str) -> dict:
+        value = self.data.get(key)
+        if value is None:
+            return {}
+        if not isinstance(value, dict):
+            raise self.error(key, f"got {_type_name(value)}", expected="a mapping")
+        return value
+
+    def sub(self, key: str, allowed: set[str]) -> Fields:
+        value = self.data.get(key)
+        line, column = self._key_at(key)
+        return Fields(value if value is not None else Mapping(), self.file, self.name(key), allowed,
+                      line or 0, column or 0)

@@ -1,0 +1,214 @@
+"""The knowledge base's declarations, read from facts/<game>/*.lp: rules with their sources, readings with
+their choices and defaults, profiles, and the source map of each document's paragraphs.
+
+Reading them through clingo costs 10-35 ms a game, most of it in reading symbols back into Python, so each
+game's declarations are also kept as JSON in a cache folder (PYENGINE_CACHE, else $XDG_CACHE_HOME/pyengine or
+~/.cache/pyengine), named by a digest of the files they were read from and of this module, and signed with
+it; a cache that cannot be read or written, is not a regular file, or does not match its signature is left
+alone and the files are read again."""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import stat
+from dataclasses import asdict, dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pyengine.core.resources import facts_dir
+
+if TYPE_CHECKING:
+    import clingo
+
+
+@dataclass
+class Rule:
+    id: str
+    text: str = ""
+    sources: list[tuple[str, str]] = field(default_factory=list)  # (document, paragraph)
+    readings: list[tuple[str, str]] = field(default_factory=list)  # (reading, choice)
+    examples: list[tuple[str, str]] = field(default_factory=list)  # (document, paragraph) that illustrate it
+
+
+@dataclass
+class Choice:
+    value: str
+    text: str
+    paragraphs: list[str] = field(default_factory=list)
+
+
+@dataclass
+class Reading:
+    name: str
+    text: str = ""
+    default: str = ""
+    choices: dict[str, Choice] = field(default_factory=dict)
+
+
+@dataclass
+class ParagraphEntry:
+    document: str
+    id: str
+    hash: str
+    paraphrase: str
+    non_normative: str | None = None
+
+
+@dataclass
+class KnowledgeBase:
+    game: str
+    rules: dict[str, Rule] = field(default_factory=dict)
+    readings: dict[str, Reading] = field(default_factory=dict)
+    profiles: dict[str, dict[str, str]] = field(default_factory=dict)
+    paragraphs: dict[tuple[str, str], ParagraphEntry] = field(default_factory=dict)
+    # Base-game assumptions (for games that keep some): name -> statement.
+    assumptions: dict[str, str] = field(default_factory=dict)
+
+    def paragraph(self, document: str, para: str) -> ParagraphEntry | None:
+        return self.paragraphs.get((document, para))
+
+    def rule_ids_for(self, document: str, para: str) -> list[str]:
+        """The rules that state or are illustrated by a paragraph."""
+        return sorted(r.id for r in self.rules.values() if (document, para) in r.sources + r.examples)
+
+
+def _text(symbol: clingo.Symbol) -> str:
+    return symbol.string if symbol.type.name == "String" else str(symbol)
+
+
+def _facts(game: str) -> list[clingo.Symbol]:
+    import clingo
+
+    control = clingo.Control(["--warn=none"])
+    for path in sorted(Path(facts_dir(), game).glob("*.lp")):
+        control.load(str(path))
+    control.ground([("base", [])])
+    return [atom.symbol for atom in control.symbolic_atoms if atom.is_fact]
+
+
+def _cache_file(game: str) -> tuple[Path, str]:
+    """Where a game's declarations are cached, and the digest of their files and of this module (the file is
+    named by it, and its content is signed with it)."""
+    digest = hashlib.sha256(Path(__file__).read_bytes())
+    for path in sorted(Path(facts_dir(), game).glob("*.lp")):
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    folder = Path(os.environ.get("PYENGINE_CACHE") or Path(xdg, "pyengine"))
+    return folder / f"kb-{game}-{digest.hexdigest()[:32]}.json", digest.hexdigest()
+
+
+# The largest cache file read (bytes); the declarations of every game together are well under 1 MB.
+MAX_CACHE_BYTES = 16_000_000
+
+
+def _signature(digest: str, body: bytes) -> bytes:
+    return hashlib.sha256(digest.encode() + b"\0" + body).hexdigest().encode()
+
+
+def _read_cache(path: Path, digest: str) -> KnowledgeBase | None:
+    """The declarations a cache file holds, read as untrusted input: only a regular file (never a pipe, a
+    device or a link) of a bounded size, whose first line signs the rest with the files' digest (an edited
+    or truncated cache is not used) and whose rest is well formed; else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CACHE_BYTES:
+            return None
+        signature, _, body = handle.read(MAX_CACHE_BYTES).partition(b"\n")
+    if signature != _signature(digest, body):
+        return None
+    try:
+        return _from_json(body.decode("utf-8"))
+    except (ValueError, KeyError, TypeError, AttributeError):
+        return None
+
+
+def _to_json(kb: KnowledgeBase) -> str:
+    data = asdict(kb)
+    data["paragraphs"] = list(data["paragraphs"].values())
+    return json.dumps(data)
+
+
+def _from_json(text: str) -> KnowledgeBase:
+    data: dict[str, Any] = json.loads(text)
+    pairs = lambda items: [tuple(i) for i in items]  # noqa: E731 - JSON keeps tuples as lists
+    kb = KnowledgeBase(data["game"], profiles=data["profiles"], assumptions=data["assumptions"])
+    for r in data["rules"].values():
+        kb.rules[r["id"]] = Rule(r["id"], r["text"], pairs(r["sources"]), pairs(r["readings"]), pairs(r["examples"]))
+    for r in data["readings"].values():
+        choices = {c["value"]: Choice(c["value"], c["text"], c["paragraphs"]) for c in r["choices"].values()}
+        kb.readings[r["name"]] = Reading(r["name"], r["text"], r["default"], choices)
+    for p in data["paragraphs"]:
+        kb.paragraphs[p["document"], p["id"]] = ParagraphEntry(**p)
+    return kb
+
+
+@cache
+def load(game: str) -> KnowledgeBase:
+    """The declarations of one game, read once per process (from the cache when it holds them, signed)."""
+    path, digest = _cache_file(game)
+    kb = _read_cache(path, digest)
+    if kb is not None:
+        return kb
+    kb = _read(game)
+    body = _to_json(kb).encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(_signature(digest, body) + b"\n" + body)
+        os.replace(partial, path)
+    except OSError:
+        pass
+    return kb
+
+
+def _read(game: str) -> KnowledgeBase:
+    """The declarations of one game, read from its files through clingo."""
+    kb = KnowledgeBase(game)
+    atoms = sorted(_facts(game), key=str)
+    for atom in atoms:
+        args = atom.arguments
+        if atom.name == "rule" and len(args) == 3:
+            rule = kb.rules.setdefault(str(args[0]), Rule(str(args[0])))
+            rule.sources.append((str(args[1].arguments[0]), str(args[2].arguments[0])))
+        elif atom.name == "illustrates":
+            rule = kb.rules.setdefault(str(args[2]), Rule(str(args[2])))
+            rule.examples.append((str(args[0].arguments[0]), str(args[1].arguments[0])))
+        elif atom.name == "rule_text":
+            kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).text = _text(args[1])
+        elif atom.name == "rule_reading":
+            kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).readings.append((str(args[1]), str(args[2])))
+        elif atom.name == "reading_text":
+            kb.readings.setdefault(str(args[0]), Reading(str(args[0]))).text = _text(args[1])
+        elif atom.name == "reading_default":
+            kb.readings.setdefault(str(args[0]), Reading(str(args[0]))).default = str(args[1])
+        elif atom.name == "reading_choice":
+            reading = kb.readings.setdefault(str(args[0]), Reading(str(args[0])))
+            choice = reading.choices.setdefault(str(args[1]), Choice(str(args[1]), _text(args[3])))
+            choice.paragraphs.append(str(args[2]))
+        elif atom.name == "assumption" and len(args) == 2:
+            kb.assumptions[str(args[0])] = _text(args[1])
+        elif atom.name == "profile":
+            kb.profiles.setdefault(str(args[0]), {})[str(args[1])] = str(args[2])
+        elif atom.name == "paragraph":
+            key = (str(args[0]), str(args[1]))
+            kb.paragraphs[key] = ParagraphEntry(key[0], key[1], _text(args[2]), _text(args[3]))
+    for atom in atoms:
+        if atom.name == "non_normative":
+            entry = kb.paragraphs.get((str(atom.arguments[0]), str(atom.arguments[1])))
+            if entry:
+                entry.non_normative = _text(atom.arguments[2])
+    order = {f"p{n}": n for n in range(1, 10000)}
+    for rule in kb.rules.values():
+        rule.sources.sort(key=lambda s: (s[0], order.get(s[1], 0)))
+        rule.examples.sort(key=lambda s: (s[0], order.get(s[1], 0)))
+    for reading in kb.readings.values():
+        for choice in reading.choices.values():
+            choice.paragraphs.sort(key=lambda p: order.get(p, 0))
+    return kb

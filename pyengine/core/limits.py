@@ -1,0 +1,63 @@
+"""Bounds on the work one command may do, so that a state or search too large to answer quickly is refused
+or stopped with a clear message instead of hanging. The command line sets them (--max-instances, --timeout)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from pyengine.core.errors import InputError
+
+if TYPE_CHECKING:
+    import clingo
+
+
+@dataclass
+class Limits:
+    """The bounds of one run; README's robustness section states them and what happens past each."""
+
+    max_instances: int = 2000
+    solve_seconds: float = 30.0
+    memory_mb: int = 1024
+    max_questions: int = 2000
+    max_cards: int = 2000
+    # The largest reply a server's worker sends back (JSON text, bytes).
+    max_reply_bytes: int = 8_000_000
+
+
+# The longest --timeout accepted, and the largest memory ceiling (MB).
+MAX_SECONDS = 86_400.0
+MAX_MEMORY_MB = 65_536
+# The edge-case search's largest state (cards); larger ones need more memory than any ceiling allows.
+MAX_SEARCH_CARDS = 8
+# Commands whose whole run is one unit of work, and their default time (seconds) when --timeout is not given.
+LONG_COMMANDS = {"edge-cases": 600.0, "consistency": 600.0, "import": 600.0}
+
+
+DEFAULT_LIMITS = Limits()
+limits = Limits()
+
+
+class LimitError(InputError):
+    """A limit was reached; reported like bad input (exit 2), with the option that raises the limit."""
+
+    def __init__(self, message: str):
+        super().__init__(message, expected="a smaller state, or a higher limit")
+
+
+def bounded_solve(control: clingo.Control, what: str, seconds: float | None = None,
+                  assumptions: list[tuple[clingo.Symbol, bool]] | None = None) -> tuple[bool, list[clingo.Symbol]]:
+    """Solve within the time limit (under `assumptions`, atoms taken true or false for this solve only):
+    whether a model exists, and the shown atoms of the last (best) one. Raises LimitError, naming `what` was
+    stopped, when the limit runs out."""
+    last: list[clingo.Symbol] = []
+    limit = limits.solve_seconds if seconds is None else seconds
+
+    def on_model(model: clingo.Model) -> None:
+        last[:] = model.symbols(shown=True)
+
+    with control.solve(assumptions=assumptions or [], on_model=on_model, async_=True) as handle:
+        if not handle.wait(limit):
+            handle.cancel()
+            raise LimitError(f"{what} stopped after {limit:g} s; the limit is set by --timeout")
+        return bool(handle.get().satisfiable), last

@@ -1,0 +1,325 @@
+"""The results of pyengine's answers, typed dataclasses whose `to_json()` is exactly what the command line's
+`--json` prints (streamed where a result is long)."""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from dataclasses import dataclass, field, fields, is_dataclass
+from functools import cached_property
+from typing import Any, TextIO
+
+Progress = Callable[[int, int], None]
+# Field metadata: left out of the JSON when None.
+OMIT_NONE = {"omit_none": True}
+Choices = dict[str, str]
+
+
+def _plain(value: Any) -> Any:
+    """A result as JSON data: dataclasses as objects (fields marked so are left out when None, or always)."""
+    if is_dataclass(value) and not isinstance(value, type):
+        out = {}
+        for f in fields(value):
+            item = getattr(value, f.name)
+            if f.metadata.get("internal") or (item is None and f.metadata.get("omit_none")):
+                continue
+            out[f.name] = _plain(item)
+        return out
+    if isinstance(value, list | tuple):
+        return [_plain(v) for v in value]
+    if isinstance(value, dict):
+        return {str(k): _plain(v) for k, v in value.items()}
+    return value
+
+
+# How much JSON text `Result.write_json` gathers before it writes.
+WRITE_CHARS = 1 << 16
+
+
+class Result:
+    """A result of the API: `to_dict()` is its JSON data, `to_json()` the text `--json` prints."""
+
+    def to_dict(self) -> dict[str, Any]:
+        """The result as plain JSON data."""
+        return _plain(self)
+
+    def to_json(self) -> str:
+        """The result as the JSON text the command line prints with `--json`."""
+        return "".join(_ENCODER.iterencode(self))
+
+    def write_json(self, stream: TextIO) -> None:
+        """Write `to_json()` to a stream about WRITE_CHARS at a time, never holding the whole text or its data (a
+        check of 100,000 scenarios); the encoder's pieces are a few characters each, too small to write one by
+        one (a 142-action game's answers are some 40,000 pieces)."""
+        pending: list[str] = []
+        size = 0
+        for piece in _ENCODER.iterencode(self):
+            pending.append(piece)
+            size += len(piece)
+            if size >= WRITE_CHARS:
+                stream.write("".join(pending))
+                pending, size = [], 0
+        stream.write("".join(pending))
+
+
+def _one_level(value: Any) -> Any:
+    """A dataclass as the JSON encoder meets it: its fields (left out as `_plain` leaves them out), their values
+    converted when the encoder reaches them."""
+    if is_dataclass(value) and not isinstance(value, type):
+        return {f.name: getattr(value, f.name) for f in fields(value) if not f.metadata.get("internal")
+                and not (getattr(value, f.name) is None and f.metadata.get("omit_none"))}
+    raise TypeError(f"{type(value).__name__} is not JSON data")
+
+
+# The text `--json` prints: what json.dumps(to_dict(), indent=2, ensure_ascii=False) gives, built as it is written.
+_ENCODER = json.JSONEncoder(indent=2, ensure_ascii=False, default=_one_level)
+
+
+@dataclass
+class Source(Result):
+    """A paragraph of a rules document: the document id and the paragraph id (p1, p2, ...)."""
+
+    document: str
+    paragraph: str
+
+
+@dataclass
+class ReasonResult(Result):
+    """One reason of a verdict: the rule, the state evidence as the encodings gave it and in words, and the
+    paragraphs the rule rests on."""
+
+    rule: str
+    evidence: str
+    state: str
+    sources: list[Source]
+
+
+@dataclass
+class PlayResult(Result):
+    """One play of a `plays` answer: its id (an instance, `INSTANCE via SOURCE`, or an action in words), in
+    words, its verdict, rules, reasons and the readings it rested on."""
+
+    play: str
+    description: str
+    verdict: str | None
+    rules: list[str]
+    reasons: list[ReasonResult]
+    rested_on: dict[str, str]
+    assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
+    rested_on_before: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass
+class QuestionResult(Result):
+    """The answer to one question: the verdict got and expected, whether the expectations hold, the rules and
+    reasons, the readings in force and those the verdict rested on; for `plays`, every play considered; for a
+    game that keeps base-game assumptions, the assumptions the answer rested on; for a
+    game over moments, the readings the steps before the moment asked about rested on (rested_on_before)."""
+
+    question: str
+    ask: str
+    expected: Any
+    got: Any
+    passed: bool
+    failures: list[str]
+    rules: list[str]
+    reasons: list[ReasonResult]
+    rested_on: dict[str, str]
+    readings: dict[str, str]
+    plays: list[PlayResult] | None = field(default=None, metadata=OMIT_NONE)
+    assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
+    rested_on_before: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass
+class ScenarioResult(Result):
+    """The answers to a scenario's questions."""
+
+    file: str
+    title: str
+    questions: list[QuestionResult]
+
+    @property
+    def passed(self) -> bool:
+        """Whether every expectation of the scenario holds."""
+        return all(q.passed for q in self.questions)
+
+
+@dataclass
+class Explanation(ScenarioResult):
+    """The answers to a scenario's questions; `text` (not in the JSON) is the explanation chain in words,
+    verdict <- rule <- paragraph <- state, as `pyengine explain` prints it, written when first read."""
+
+    render: Callable[[], str] | None = field(default=None, repr=False, compare=False, metadata={"internal": True})
+
+    @cached_property
+    def text(self) -> str:
+        """The explanation chain in words."""
+        return self.render() if self.render is not None else ""
+
+
+@dataclass
+class CheckResult(Result):
+    """Scenario files checked: how many questions passed and failed, and every scenario's answers."""
+
+    passed: int
+    failed: int
+    scenarios: list[ScenarioResult]
+
+
+@dataclass
+class DeckResult(Result):
+    """A decklist's verdict with its reasons and readings."""
+
+    file: str
+    valid: bool
+    verdict: str | None
+    reasons: list[ReasonResult]
+    rested_on: dict[str, str]
+    readings: dict[str, str]
+
+
+@dataclass
+class DecksResult(Result):
+    """Decklists validated."""
+
+    decks: list[DeckResult]
+
+
+@dataclass
+class VerdictRules(Result):
+    """A verdict with the rules that gave it."""
+
+    verdict: str | None
+    rules: list[str]
+
+
+@dataclass
+class RuleStatement(Result):
+    """A rule id with its one-line statement."""
+
+    rule: str
+    statement: str
+
+
+@dataclass
+class FlipResult(Result):
+    """The smallest change to a state that turns a question's verdict around, or `flippable: false`."""
+
+    question: str
+    flippable: bool
+    before: VerdictRules | None = field(default=None, metadata=OMIT_NONE)
+    changes: list[str] | None = field(default=None, metadata=OMIT_NONE)
+    after: VerdictRules | None = field(default=None, metadata=OMIT_NONE)
+    necessary_because: list[RuleStatement] | None = field(default=None, metadata=OMIT_NONE)
+
+
+@dataclass
+class ChoiceInfo(Result):
+    """One choice of a reading: its value, statement, document and the paragraphs behind it."""
+
+    value: str
+    statement: str
+    document: str
+    paragraphs: list[str]
+
+
+@dataclass
+class ReadingInfo(Result):
+    """A reading: the question it answers, its choices with their paragraphs, its default, and the profiles."""
+
+    game: str
+    reading: str
+    question: str
+    default: str
+    choices: list[ChoiceInfo]
+    profiles: dict[str, str]
+
+
+@dataclass
+class ReadingsResult(Result):
+    """Every reading asked for."""
+
+    readings: list[ReadingInfo]
+
+
+@dataclass
+class ReadingChoice(Result):
+    """A reading and one of its choices."""
+
+    reading: str
+    choice: str
+
+
+@dataclass
+class RuleInfo(Result):
+    """A declared rule: its statement, the paragraphs it rests on, and the reading choices it belongs to."""
+
+    game: str
+    rule: str
+    statement: str
+    sources: list[Source]
+    readings: list[ReadingChoice]
+
+
+@dataclass
+class RulesResult(Result):
+    """Every declared rule asked for."""
+
+    rules: list[RuleInfo]
+
+
+@dataclass
+class CardInfo(Result):
+    """A card of a catalog: its id, names, and the attributes the rules read."""
+
+    id: str
+    label: str
+    title: str
+    subtitle: str | None
+    unique: bool
+    type: str
+    collinfo: str | None
+    aliases: list[str]
+
+
+@dataclass
+class EdgeCasesResult(Result):
+    """The states where two sides disagree, each with its shapes and the scenario that shows it."""
+
+    game: str
+    a: str
+    b: str
+    max_cards: int
+    states: int
+    shapes: list[list[str]]
+    findings: list[dict[str, Any]]
+    max_instances: int = field(default=0, metadata={"internal": True})
+
+
+@dataclass
+class ConsistencyResult(Result):
+    """The consistency report of the rules documents and the findings not in the baseline."""
+
+    documents: list[dict[str, Any]]
+    new: list[str]
+    accepted: list[str] = field(default_factory=list, metadata={"internal": True})
+    exit_code: int = field(default=0, metadata={"internal": True})
+
+
+@dataclass
+class ImportResult(Result):
+    """A card database imported into the catalog store, with its data report."""
+
+    source: str
+    store: str
+    report: dict[str, Any]
+    cards: int = field(default=0, metadata={"internal": True})
+
+
+@dataclass
+class FactsResult(Result):
+    """The facts a scenario becomes."""
+
+    file: str
+    facts: list[str]

@@ -1,0 +1,166 @@
+"""Scenario files: a game state plus questions with expected answers, readable by a judge and run by
+`pyengine check` and pytest. The game-independent part is read here; the state is read by the game."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from pyengine.core import kb as kbase
+from pyengine.core.errors import InputError, closest
+from pyengine.core.fields import Fields
+from pyengine.core.limits import limits
+from pyengine.core.yamlio import build_from_file, check_data
+from pyengine.games import GAME_NAMES, LISTING_KINDS, Game
+from pyengine.games import game as one_game
+
+COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
+QUESTION_FIELDS = {"id", "ask", "expect", "rules", "cites", "readings", "profile", "note"}
+
+
+@dataclass
+class Question:
+    id: str
+    kind: str
+    params: dict[str, Any]
+    expect: str | dict[str, list[str]] | None
+    rules: list[str] | None
+    cites: list[str]
+    readings: dict[str, str]
+    line: int | None
+
+
+@dataclass
+class Scenario:
+    path: str
+    game: Game
+    title: str
+    cites: list[str]
+    readings: dict[str, str]
+    state: Any
+    questions: list[Question] = field(default_factory=list)
+
+    @property
+    def kb(self) -> kbase.KnowledgeBase:
+        return kbase.load(self.game.name)
+
+
+def check_readings(readings: dict[str, str], kb: kbase.KnowledgeBase, fields: Fields | None, key: str) -> None:
+    """Every reading named must exist and every choice be one of its choices."""
+    for name, value in readings.items():
+        if name not in kb.readings:
+            error = InputError(f"unknown reading {name!r}", expected="one of " + ", ".join(sorted(kb.readings)),
+                               suggestion=closest(name, kb.readings))
+        elif value not in kb.readings[name].choices:
+            choices = kb.readings[name].choices
+            error = InputError(f"unknown choice {value!r} for reading {name}",
+                               expected="one of " + ", ".join(choices), suggestion=closest(value, choices))
+        else:
+            continue
+        if fields:
+            raw = fields.mapping(key)
+            line, column = raw.key_at(name) if hasattr(raw, "key_at") else (None, None)
+            raise InputError(error.message, file=fields.file, line=line, column=column,
+                             field=f"{fields.name(key)}.{name}", expected=error.expected,
+                             suggestion=error.suggestion)
+        raise error
+
+
+def readings_of(fields: Fields, kb: kbase.KnowledgeBase) -> dict[str, str]:
+    """A mapping's `profile:` choices overlaid by its `readings:` choices."""
+    readings: dict[str, str] = {}
+    profile = fields.choice("profile", sorted(kb.profiles))
+    if profile:
+        readings.update(kb.profiles[profile])
+    raw = {str(k): str(v) for k, v in fields.mapping("readings").items()}
+    check_readings(raw, kb, fields, "readings")
+    readings.update(raw)
+    return readings
+
+
+def _cites(fields: Fields, kb: kbase.KnowledgeBase, document: str) -> list[str]:
+    cites = []
+    for item, line, column, path in fields.items("cites"):
+        para = str(item)
+        if kb.paragraph(document, para) is None:
+            known = [p for d, p in kb.paragraphs if d == document]
+            raise InputError(f"unknown paragraph {para!r} of document {document}", file=fields.file, line=line,
+                             column=column, field=path, expected="a paragraph id such as p3",
+                             suggestion=closest(para, known))
+        cites.append(para)
+    return cites
+
+
+def _play_sets(q: Fields) -> dict[str, list[str]] | None:
+    """A `plays` question's expectation: the ids of the plays expected legal and those expected illegal."""
+    if not q.has("expect"):
+        return None
+    if not isinstance(q.raw("expect"), dict) or not q.raw("expect"):
+        raise q.error("expect", f"got {q.raw('expect')!r}", expected="{legal: [play ids], illegal: [play ids]}")
+    expect = q.sub("expect", {"legal", "illegal"})
+    return {key: [str(item) for item, *_ in expect.items(key)] for key in ("legal", "illegal") if expect.has(key)}
+
+
+def load_scenario(path: Path) -> Scenario:
+    """Read and validate one scenario file; every problem is an InputError with its line."""
+    return build_from_file(path, lambda data: scenario_from_data(data, str(path), path.stem))
+
+
+def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
+                       questions_required: bool = True) -> Scenario:
+    """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
+    (`pyengine plays`, the API) may come without questions."""
+    check_data(data, file)
+    head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
+    game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
+    top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
+    kb = kbase.load(game.name)
+    state = game.parse_state(top)
+    scenario = Scenario(file, game, top.text("title") or default_title, _cites(top, kb, game.document),
+                        readings_of(top, kb), state)
+    seen: set[str] = set()
+    items = list(top.items("questions"))
+    if len(items) > limits.max_questions:
+        raise top.error("questions", f"{len(items)} questions, over the limit of {limits.max_questions}",
+                        expected="fewer questions in one scenario")
+    if not items and questions_required:
+        raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
+    for index, (item, line, column, where) in enumerate(items, 1):
+        q = Fields(item, file, where, QUESTION_FIELDS | set().union(*game.question_fields.values()),
+                   line or 0, column or 0)
+        kind = q.choice("ask", sorted(game.question_fields), required=True)
+        Fields(item, file, where, QUESTION_FIELDS | game.question_fields[kind], line or 0, column or 0)
+        qid = q.text("id") or f"q{index}"
+        if qid in seen:
+            raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
+        seen.add(qid)
+        words = game.verdicts[kind]
+        if kind in LISTING_KINDS:
+            expect: str | dict[str, list[str]] | None = _play_sets(q)
+        elif words is not None:
+            expect = q.choice("expect", words)
+        else:
+            expect = None if q.raw("expect") is None else str(q.raw("expect")).lower()
+        rules = None
+        if q.has("rules"):
+            rules = [str(r) for r, *_ in q.items("rules")]
+            for r, r_line, r_col, r_path in q.items("rules"):
+                if str(r) not in kb.rules:
+                    raise InputError(f"unknown rule {r!r}", file=file, line=r_line, column=r_col, field=r_path,
+                                     expected="a declared rule id (pyengine rules)",
+                                     suggestion=closest(str(r), kb.rules))
+        scenario.questions.append(Question(qid, kind, game.parse_question(kind, q, state), expect, rules,
+                                           _cites(q, kb, game.document), readings_of(q, kb), line))
+    return scenario
+
+
+def scenario_files(paths: list[Path]) -> list[Path]:
+    """The scenario files named, folders searched recursively for *.yaml and *.yml, in a stable order."""
+    found: list[Path] = []
+    for path in paths:
+        if path.is_dir():
+            found.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in {".yaml", ".yml"} and p.is_file()))
+        else:
+            found.append(path)
+    return found

@@ -1,0 +1,201 @@
+"""The local catalog store: imported card databases, kept in one SQLite file so that a query opens it in
+milliseconds and reads only the cards it names, instead of re-reading thousands of source files.
+
+Location: the environment variable PYENGINE_STORE, else $XDG_DATA_HOME/pyengine/catalog.sqlite, else
+~/.local/share/pyengine/catalog.sqlite. Each import replaces one source (a registry SOURCE) in one transaction,
+so a failed import leaves the previous contents as they were.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import os
+import sqlite3
+from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import Any
+
+from pyengine.core.catalog import Card, Catalog
+from pyengine.core.errors import InputError
+from pyengine.core.resources import STORE_ENV
+from pyengine.core.text import title_key
+
+_SCHEMA = """
+CREATE TABLE IF NOT EXISTS sources (source TEXT PRIMARY KEY, game TEXT NOT NULL, path TEXT NOT NULL,
+                                    report TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS cards (source TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL,
+                                  PRIMARY KEY (source, id));
+CREATE TABLE IF NOT EXISTS names (source TEXT NOT NULL, key TEXT NOT NULL, id TEXT NOT NULL);
+CREATE TABLE IF NOT EXISTS codes (source TEXT NOT NULL, code TEXT NOT NULL, id TEXT NOT NULL);
+CREATE INDEX IF NOT EXISTS names_by_key ON names (source, key);
+CREATE INDEX IF NOT EXISTS codes_by_code ON codes (source, code);
+"""
+
+
+def store_path() -> Path:
+    if os.environ.get(STORE_ENV):
+        return Path(os.environ[STORE_ENV])
+    data_home = Path(os.environ.get("XDG_DATA_HOME") or Path.home() / ".local" / "share")
+    return data_home / "pyengine" / "catalog.sqlite"
+
+
+def _encode(card: Card) -> str:
+    return json.dumps(dataclasses.asdict(card), ensure_ascii=False, separators=(",", ":"))
+
+
+def _decode(record: str) -> Card:
+    data: dict[str, Any] = json.loads(record)
+    data["abilities"] = tuple(data.get("abilities") or ())
+    data["aliases"] = tuple(data.get("aliases") or ())
+    return Card(**data)
+
+
+def _unusable(path: Path, why: object) -> InputError:
+    return InputError(f"the catalog store cannot be used: {why}", file=str(path),
+                      expected=f"a catalog store made by `pyengine import`, or another path in {STORE_ENV}")
+
+
+def _open(path: Path, write: bool = False) -> sqlite3.Connection:
+    """A connection to the store, read-write where the file allows it (so that a journal left by an import that
+    was killed is rolled back and the data read), else read-only; waits up to 30 s for another import."""
+    if path.is_dir():
+        raise _unusable(path, "it is a folder")
+    try:
+        if write:
+            path.parent.mkdir(parents=True, exist_ok=True)
+            return sqlite3.connect(path, timeout=30, check_same_thread=False)
+        if os.access(path, os.W_OK) and os.access(path.parent, os.W_OK):
+            return sqlite3.connect(f"file:{path}?mode=rw", uri=True, timeout=30, check_same_thread=False)
+        return sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=30, check_same_thread=False)
+    except (OSError, sqlite3.Error) as exc:
+        raise _unusable(path, exc) from None
+
+
+@contextmanager
+def _connect(path: Path, write: bool = False) -> Iterator[sqlite3.Connection]:
+    connection = _open(path, write)
+    try:
+        yield connection
+    except sqlite3.Error as exc:
+        raise _unusable(path, exc) from None
+    finally:
+        connection.close()
+
+
+def write_source(source: str, game: str, origin: str, cards: Iterable[Card], report: dict[str, Any],
+                 path: Path | None = None, replace: bool = False) -> Path:
+    """Replace one source's cards in the store, all at once. An import that would leave no cards, or fewer than
+    half of those stored, is refused unless `replace` says so (an empty or truncated pool is a mistake far
+    more often than an intent)."""
+    path = path or store_path()
+    cards = list(cards)
+    with _connect(path, write=True) as db:
+        db.executescript(_SCHEMA)
+        (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
+        if not replace and (not cards or len(cards) < stored / 2):
+            raise InputError(f"the import holds {len(cards)} cards where the store holds {stored} of {source!r}",
+                             field="PATH", expected="the whole card database, or --replace to replace it anyway")
+        with db:
+            for table in ("sources", "cards", "names", "codes"):
+                db.execute(f"DELETE FROM {table} WHERE source = ?", (source,))
+            for card in cards:
+                db.execute("INSERT INTO cards VALUES (?, ?, ?)", (source, card.id, _encode(card)))
+                db.executemany("INSERT INTO names VALUES (?, ?, ?)",
+                               [(source, key, card.id) for key in {title_key(n) for n in card.names()}])
+                codes = {c.casefold() for c in [card.collinfo, *card.extra.get("codes", [])] if c}
+                db.executemany("INSERT INTO codes VALUES (?, ?, ?)", [(source, code, card.id) for code in codes])
+            db.execute("INSERT INTO sources VALUES (?, ?, ?, ?)",
+                       (source, game, origin, json.dumps(report, ensure_ascii=False)))
+    return path
+
+
+def sources(path: Path | None = None) -> dict[str, str]:
+    """The imported sources and their games; empty when there is no store."""
+    path = path or store_path()
+    if not path.exists():
+        return {}
+    with _connect(path) as db:
+        tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+        if "sources" not in tables:
+            return {}
+        return dict(db.execute("SELECT source, game FROM sources").fetchall())
+
+
+class StoreCatalog(Catalog):
+    """One imported source of the store, read card by card."""
+
+    def __init__(self, source: str, path: Path | None = None):
+        self.source, self.path = source, path or store_path()
+        if source not in sources(self.path):
+            raise InputError(f"no imported catalog {source!r} in the store {self.path}", field="catalog",
+                             expected=f"run `pyengine import {source} PATH` first, or set {STORE_ENV}")
+        self._db = _open(self.path)
+        self._cache: dict[str, Card | None] = {}
+        self._names: list[str] | None = None
+
+    def _cards(self, query: str, arg: str) -> list[Card]:
+        rows = self._db.execute(query, (self.source, arg)).fetchall()
+        return [self._one(card_id) for (card_id,) in rows if self._one(card_id) is not None]  # type: ignore[misc]
+
+    def _one(self, card_id: str) -> Card | None:
+        if card_id not in self._cache:
+            row = self._db.execute("SELECT record FROM cards WHERE source = ? AND id = ?",
+                                   (self.source, card_id)).fetchone()
+            self._cache[card_id] = _decode(row[0]) if row else None
+        return self._cache[card_id]
+
+    def lookup_id(self, card_id: str) -> Card | None:
+        return self._one(card_id)
+
+    def lookup_code(self, code: str) -> list[Card]:
+        return self._cards("SELECT id FROM codes WHERE source = ? AND code = ? ORDER BY id", code.casefold())
+
+    def lookup_name(self, key: str) -> list[Card]:
+        return self._cards("SELECT DISTINCT id FROM names WHERE source = ? AND key = ? ORDER BY id", key)
+
+    def suggestion_names(self) -> Iterable[str]:
+        if self._names is None:
+            rows = self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,))
+            self._names = [name for (record,) in rows for name in _decode(record).references()]
+        return self._names
+
+    def candidates(self, key: str, code: str) -> Iterable[Card]:
+        def like(text: str) -> str:
+            return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
+
+        rows = self._db.execute(
+            "SELECT id FROM names WHERE source = ? AND key LIKE ? ESCAPE '\\' UNION "
+            "SELECT id FROM codes WHERE source = ? AND code LIKE ? ESCAPE '\\' UNION "
+            "SELECT id FROM cards WHERE source = ? AND lower(id) LIKE ? ESCAPE '\\' ORDER BY id LIMIT 500",
+            (self.source, f"%{like(key)}%", self.source, f"{like(code)}%", self.source, f"{like(code)}%")).fetchall()
+        return [card for (card_id,) in rows if (card := self._one(card_id)) is not None]
+
+    def all_cards(self) -> Iterator[Card]:
+        for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):
+            yield _decode(record)
+
+
+_OPEN: dict[tuple[str, Path], StoreCatalog] = {}
+
+
+def forget_open_sources() -> None:
+    """Drop the catalogs opened so far, without closing them: a forked worker opens its own connections, since
+    an SQLite connection must not be used on both sides of a fork."""
+    _OPEN.clear()
+
+
+def open_source(source: str) -> StoreCatalog:
+    """The imported source as a catalog, opened once per process and store location (batch runs reuse it)."""
+    key = (source, store_path())
+    if key not in _OPEN:
+        _OPEN[key] = StoreCatalog(source, key[1])
+    return _OPEN[key]
+
+
+def open_catalog(name: str, builtin: Callable[[], Catalog]) -> Catalog:
+    """The built-in catalog, or a source imported into the store (`pyengine import SOURCE PATH`)."""
+    if name == "builtin":
+        return builtin()
+    return open_source(name)

@@ -1,0 +1,762 @@
+"""The Lord of the Rings: Duel for Middle-earth with the Allies expansion (document dfm_allies): a state, a
+sequence of actions (calls upon allies with their choices, and the base-game actions they touch), and
+questions about the actions, the state after a step, the Power token count, the pairing of ally rows and
+the setup. Base-game facts are assumptions kept in facts/dfm/base_game.lp."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any, ClassVar
+
+import clingo
+
+from pyengine.core.asp import Const, Fact, Term, Value, fact, render, term
+from pyengine.core.errors import InputError, closest
+from pyengine.core.fields import Fields
+from pyengine.games import DOCUMENTS, LISTING_KINDS
+
+FACTIONS = ("fellowship", "sauron")
+# Layout rows and columns, and fluent arguments that are numbers, lie between 1 and this.
+MAX_POSITION = 100
+ALLIES = {"witch_king": "sauron", "shelob": "sauron", "chieftain": "sauron", "balrog": "sauron", "warg": "sauron",
+          "cave_troll": "sauron", "grima": "sauron", "tom_bombadil": "fellowship", "goldberry": "fellowship",
+          "elrond": "fellowship", "arwen": "fellowship", "boromir": "fellowship", "lobelia": "fellowship",
+          "faramir": "fellowship"}
+RACES = ("dwarves", "men", "elves", "hobbits", "wizards", "ents")
+# An ally's states: drawn and hidden, revealed, its enter effect applied, set aside after its exit (p35),
+# revealed by the Warg, or left out of the game at setup (p16: never drawn).
+ALLY_STATES = ("hidden", "revealed", "entered", "set_aside", "by_warg", "out_of_game")
+TOKEN_PLACES = ("fellowship", "sauron", "box", "spent", "nazgul")
+# The board's regions and its Landmark tiles, as facts/dfm/base_game.lp names them (board_region/1,
+# tile_region/2; assumptions board and region_tiles): any other name is an input error, never a region the
+# rules would know nothing of.
+REGIONS = ("lindon", "arnor", "rhovanion", "enedwaith", "rohan", "gondor", "mordor")
+TILES = ("barad_dur", "isengard", "erebor", "minas_tirith", "helms_deep", "grey_havens", "bree")
+BOARD = {"region": REGIONS, "tile": TILES}
+# Where else Power tokens may lie, with the kinds of the location's arguments.
+TOKEN_LOCATIONS = {"stack": ("race",), "tile": ("tile",), "connection": ("region", "region"),
+                   "card": ("number", "number")}
+# The choices each effect takes: name -> kind of value (region, race, tile, connection, card, ally, mode, move).
+CHOICES: dict[tuple[str, str], dict[str, str]] = {
+    ("witch_king", "enter"): {"mode": "mode", "region": "region"}, ("witch_king", "exit"): {"region": "region"},
+    ("shelob", "enter"): {"race": "race"}, ("shelob", "exit"): {"race": "race"},
+    ("chieftain", "enter"): {"tile": "tile"}, ("chieftain", "exit"): {"tile": "tile"},
+    ("balrog", "enter"): {"connection": "connection"}, ("balrog", "exit"): {"connection": "connection"},
+    ("warg", "enter"): {"ally": "ally"}, ("warg", "exit"): {"copy": "ally"},
+    ("cave_troll", "enter"): {}, ("cave_troll", "exit"): {},
+    ("grima", "enter"): {"card": "card"}, ("grima", "exit"): {"card": "card"},
+    ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
+    ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
+    ("elrond", "enter"): {"race": "race"}, ("elrond", "exit"): {"race": "race"},
+    ("arwen", "enter"): {"colour": "colour"}, ("arwen", "exit"): {"colour": "colour"},
+    ("boromir", "enter"): {"region": "region"}, ("boromir", "exit"): {"region": "region"},
+    ("lobelia", "enter"): {"region": "region", "move1": "move"},
+    ("lobelia", "exit"): {"place1": "region", "place2": "region", "move1": "move", "move2": "move"},
+    ("faramir", "enter"): {"card": "card"}, ("faramir", "exit"): {"card": "card", "card2": "card"},
+}
+# Values a `plays` question fixes instead of trying every value (the Witch-king's mode decides whether a region
+# is chosen at all).
+FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "enter"): [{"mode": "nazgul"},
+                                                                                      {"mode": "unit"}]}
+# Choices a call may leave out (Lobelia's extra movements); a `plays` question tries the call without them.
+OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
+                    ("warg", "exit"): {"copy"},
+                    ("arwen", "enter"): {"colour"}, ("arwen", "exit"): {"colour"}}
+# The colours of chapter cards (base-game assumption discard_pile).
+COLOURS = ("grey", "yellow", "blue", "green", "red", "purple")
+
+
+def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str]]]]:
+    """Every call a `plays` question tries, as (ally, effect, fixed choices, open choices with their kinds); the
+    Warg's exit once for each ally it may copy, with that ally's exit choices."""
+    templates = []
+    for (ally, effect), choices in CHOICES.items():
+        if (ally, effect) == ("warg", "exit"):
+            continue
+        for fixed in FIXED_MODES.get((ally, effect), [{}]):
+            skip = OPTIONAL_CHOICES.get((ally, effect), set()) | set(fixed)
+            if fixed.get("mode") == "nazgul":
+                skip.add("region")
+            templates.append((ally, effect, fixed, [(n, k) for n, k in choices.items() if n not in skip]))
+    for copied in ALLIES:
+        for _, _, fixed, slots in [t for t in templates if t[0] == copied and t[1] == "exit"]:
+            templates.append(("warg", "exit", {"copy": copied, **fixed}, slots))
+    templates.append(("warg", "exit", {}, []))  # nothing to copy: legal only with no ally in front of the opponent
+    return templates
+
+
+TEMPLATES = call_templates()
+# The random choice of each effect whose outcome is random (p53, p73): an `outcomes` question tries every value of
+# it, with these templates, numbered after the ones `plays` tries.
+RANDOM_CHOICES = {("warg", "enter"): "ally", ("arwen", "enter"): "colour"}
+OUTCOME_TEMPLATES = [(ally, effect, {}, [(name, CHOICES[ally, effect][name])])
+                     for (ally, effect), name in RANDOM_CHOICES.items()]
+ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
+                 "alliance", "move", "begin", *{
+    name for choices in CHOICES.values() for name in choices}}
+STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
+                "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
+                "fortresses", "extra_turns", "colours", "discards", "eagle", "cards"}
+# What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
+CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with"}
+# The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
+# (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
+NUMERIC: dict[str, tuple[str, ...]] = {
+    "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
+    "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
+    "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": (), "discarded": ("colour",),
+    "pairs_used": ("faction", "race")}
+BOOLEAN: dict[str, tuple[str, ...]] = {
+    "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("tile",),
+    "owned": ("tile", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
+    "blocked": ("region", "region", "faction"), "protected": ("tile", "faction"),
+    "forced": ("faction", "number", "number", "use"), "eagle_at": ("eagle_place",),
+    "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
+    "three_used": ("faction",),
+    **{s: ("faction", "ally") for s in ALLY_STATES}}
+# Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
+# `eagle:`): they can be asked about, never given in a state's `flags:`.
+DERIVED = {"chapter", "face_up", "available", "eagle_at"}
+# Where the Eagle Alliance token can be: in front of a player, or on top of or at the bottom of the Hobbit stack.
+EAGLE_PLACES = (*FACTIONS, "top", "bottom")
+# The words of each kind of argument.
+WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play"),
+         "colour": COLOURS, "eagle_place": EAGLE_PLACES}
+
+
+@lru_cache(maxsize=16_384)
+def _play_words(option: clingo.Symbol) -> str:
+    """The words of an option a `plays` question tried (its term depends on nothing else: the call templates are
+    fixed), kept for the next reading of the same option (a play is named in its answer, its result and its
+    explanation)."""
+    if option.name == "take":
+        row, col, use = option.arguments
+        return f"take {row.number}.{col.number} {use.name}"
+    if option.name == "landmark":
+        return f"landmark {_value_words(option.arguments[0])}"
+    if option.name == "alliance":
+        return f"alliance {option.arguments[0].name} race={option.arguments[1].name}"
+    if option.name != "call":
+        return option.name
+    template, *values = option.arguments
+    ally, effect, fixed, slots = ALL_TEMPLATES[template.number]
+    words = [f"{n}={v}" for n, v in fixed.items()]
+    words += [f"{name}={_value_words(value)}" for (name, _), value in zip(slots, values, strict=False)]
+    return " ".join(["call", ally, effect, *words])
+
+
+# An action: its act/3 term, its choices (name, value), and its words.
+Action = tuple[Value, list[tuple[str, Value]], str]
+
+
+@dataclass
+class State:
+    chapter: int
+    turn: str
+    facts: list[Fact] = field(default_factory=list)
+    actions: list[Action] = field(default_factory=list)
+
+
+@lru_cache(maxsize=1)
+def _reading_rules() -> tuple[Fact, ...]:
+    """The rules that apply under one choice of a reading, as reading_rule/1 facts (from the declarations), so that
+    an answer can list the readings the steps before it rested on (rules/dfm/assumptions.lp)."""
+    from pyengine.core import kb
+
+    rules = kb.load("dfm").rules
+    return tuple(fact("reading_rule", Const(name)) for name, rule in sorted(rules.items()) if rule.readings)
+
+
+def _fits(value: Any, kind: str) -> bool:
+    """Whether a fluent argument is of its kind: one of the game's words, a region or tile of the board, or a
+    layout number."""
+    if kind in WORDS:
+        return value in WORDS[kind]
+    if kind in BOARD:
+        return value in BOARD[kind]
+    if kind == "number":
+        return isinstance(value, int) and not isinstance(value, bool) and 0 < value <= MAX_POSITION
+    return isinstance(value, str) and bool(value)
+
+
+def board_name(value: Any, kind: str, **where: Any) -> str:
+    """A region or tile name of the board (`kind`), or a located input error naming the board's names."""
+    if isinstance(value, str) and value in BOARD[kind]:
+        return value
+    raise InputError(f"unknown {kind} {value!r}", expected=f"one of the board's {kind}s: " + ", ".join(BOARD[kind]),
+                     suggestion=closest(value, BOARD[kind]) if isinstance(value, str) else None, **where)
+
+
+def _value_words(value: clingo.Symbol) -> str:
+    """A choice's value in a play id: a region by name, a card c(R, C) as R.C, a connection c(A, B) as A-B."""
+    if value.type == clingo.SymbolType.String:
+        return value.string
+    if value.type == clingo.SymbolType.Number:
+        return str(value.number)
+    if value.name == "c" and len(value.arguments) == 2:
+        a, b = (_value_words(v) for v in value.arguments)
+        joiner = "." if value.arguments[0].type == clingo.SymbolType.Number else "-"
+        return f"{a}{joiner}{b}"
+    return str(value)
+
+
+class Dfm:
+    name = "dfm"
+    document = DOCUMENTS["dfm"]
+    state_fields: ClassVar[set[str]] = {"chapter", "turn", "state", "actions"}
+    deck_fields: ClassVar[set[str]] = set()
+    # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
+    input_predicates: ClassVar[set[str]] = {
+        "chapter", "last_step", "init", "init_num", "given_tokens", "given_reserve", "token_gone", "connected",
+        "act", "choice",
+        "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_outcomes",
+        "q_winner",
+        "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
+        "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
+        "card_cost", "card_chain", "card_free_with"}
+    # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
+    flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
+    # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
+    common_files: ClassVar[tuple[str, ...]] = ("readings.lp",)
+    # Its encodings run over moments, grounded one at a time (pyengine.core.stepwise, rules/dfm/state.lp).
+    timeline: ClassVar[bool] = True
+    base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
+                                             "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
+                                             "alliance.lp",
+                                             "assumptions.lp", "answers.lp")
+    kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
+        "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
+        "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
+        "plays": ("questions.lp", "plays.lp"), "outcomes": ("questions.lp", "plays.lp"), "winner": (),
+    }
+    question_fields: ClassVar[dict[str, set[str]]] = {
+        "action": {"step"},
+        "allowed": {"at", "player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
+                    "alliance", "move", "begin",
+                    *{n for c in CHOICES.values() for n in c}},
+        "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
+        "plays": {"player", "at"}, "outcomes": {"step"}, "winner": {"after"},
+    }
+    verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
+        "action": ("done", "refused"), "allowed": ("legal", "illegal"), "value": None, "tokens": None,
+        "pairing": None, "setup": ("valid", "invalid"), "plays": None, "outcomes": None,
+        "winner": ("fellowship", "sauron", "none", "draw"),
+    }
+
+    # -- reading a scenario -------------------------------------------------------------------------------
+
+    def parse_state(self, fields: Fields) -> State:
+        chapter = fields.whole("chapter", 1, minimum=0)
+        if chapter > 3:
+            raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3, or 0 for the setup before chapter 1")
+        state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship")
+        state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
+        self._state(state, fields.sub("state", STATE_FIELDS))
+        for index, (item, line, column, path) in enumerate(fields.items("actions")):
+            action = Fields(item, fields.file, path, ACTION_FIELDS, line or 0, column or 0)
+            state.actions.append(self._action(action, index))
+        return state
+
+    def _numbers(self, fields: Fields, key: str, keys: tuple[str, ...] | None) -> dict[str, int]:
+        """A mapping of names to whole numbers; names are one of `keys`, or (None) any text."""
+        for name in fields.mapping(key):
+            if not isinstance(name, str):
+                raise fields.sub(key, set()).error(str(name), f"got {name!r}", expected="a name (text)")
+        sub = fields.sub(key, set(keys) if keys else set(fields.mapping(key)))
+        return {str(k): sub.whole(str(k), 0, minimum=0) for k in fields.mapping(key)}
+
+    def _state(self, state: State, fields: Fields) -> None:
+        facts = state.facts
+        for place, n in self._numbers(fields, "tokens", TOKEN_PLACES).items():
+            facts += [fact("init_num", term("tok", Const(place)), n), fact("given_tokens", Const(place))]
+        for colour, n in self._numbers(fields, "discards", COLOURS).items():
+            facts.append(fact("init_num", term("discarded", Const(colour)), n))
+        for item, line, column, path in fields.items("colours"):
+            if not (isinstance(item, list) and len(item) == 3 and item[2] in COLOURS):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="[ROW, CARD, COLOUR] with COLOUR one of " + ", ".join(COLOURS))
+            row, col = self._position(item[:2], fields, path, line, column)
+            facts.append(fact("card_colour", state.chapter, row, col, Const(item[2])))
+        self._cards(state, fields)
+        for item, line, column, path in fields.items("tokens_at"):
+            facts.append(fact("init_num", *self._token_location(item, fields, path, line, column)))
+        for key in ("tokens_gone", "taken"):
+            for item, line, column, path in fields.items(key):
+                row, col = self._position(item, fields, path, line, column)
+                facts.append(fact("token_gone", row, col) if key == "tokens_gone"
+                             else fact("init", term("taken", row, col)))
+        for player, n in self._numbers(fields, "coins", FACTIONS).items():
+            facts.append(fact("init_num", term("coins", Const(player)), n))
+        if fields.has("reserve"):  # otherwise the coins the players do not hold (rules/dfm/state.lp)
+            facts.append(fact("given_reserve", fields.whole("reserve", 0, minimum=0)))
+        for name in ("nazgul", "discard_pile"):
+            facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
+        if fields.has("ring"):
+            facts.append(fact("init_num", Const("ring"), fields.whole("ring", 0, minimum=0)))
+        for race, n in self._numbers(fields, "stacks", RACES).items():
+            facts.append(fact("init_num", term("stack", Const(race)), n))
+        for key in ("grey", "extra_turns"):
+            for player, n in self._numbers(fields, key, FACTIONS).items():
+                facts.append(fact("init_num", term(key, Const(player)), n))
+        allies = fields.sub("allies", set(FACTIONS))
+        for player in FACTIONS:
+            sub = allies.sub(player, set(ALLY_STATES))
+            for status in ALLY_STATES:
+                for item, line, column, path in sub.items(status):
+                    if not isinstance(item, str) or item not in ALLIES:
+                        raise InputError(f"unknown ally {item!r}", file=fields.file, line=line, column=column,
+                                         field=path, expected="one of " + ", ".join(ALLIES))
+                    facts.append(fact("init", term(status, Const(player), Const(item))))
+        units = fields.sub("units", set(FACTIONS))
+        alliance = fields.sub("alliance", set(FACTIONS))
+        symbols = fields.sub("symbols", set(FACTIONS))
+        fortresses = fields.sub("fortresses", set(FACTIONS))
+        for player in FACTIONS:
+            for region in units.mapping(player):
+                if region not in REGIONS:
+                    raise units.sub(player, set(units.mapping(player))).error(
+                        str(region), f"unknown region {region!r}", expected="one of the board's regions: "
+                        + ", ".join(REGIONS), suggestion=closest(str(region), REGIONS))
+            for region, n in self._numbers(units, player, REGIONS).items():
+                facts.append(fact("init_num", term("units", Const(player), region), n))
+            for race, n in self._numbers(alliance, player, RACES).items():
+                facts.append(fact("init_num", term("alliance", Const(player), Const(race)), n))
+            for race, n in self._numbers(symbols, player, RACES).items():
+                facts.append(fact("init_num", term("symbols", Const(player), Const(race)), n))
+            for item, line, column, path in fortresses.items(player):
+                region = board_name(item, "region", file=fields.file, line=line, column=column, field=path)
+                facts.append(fact("init", term("fortress", Const(player), region)))
+        for item, line, column, path in fields.items("connections"):
+            if not (isinstance(item, list) and len(item) == 2):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="a pair of region names, e.g. [gondor, rohan]")
+            ends = [board_name(r, "region", file=fields.file, line=line, column=column, field=path) for r in item]
+            facts.append(fact("connected", *ends))
+        for item, line, column, path in fields.items("flags"):
+            fluent = self._fluent_term(item, fields, "flags")
+            if fluent.name not in BOOLEAN or fluent.name in DERIVED:
+                expected = ("the Eagle's one place in the state's own field, eagle: one of " + ", ".join(EAGLE_PLACES)
+                            if fluent.name == "eagle_at" else "a true/false fluent such as [locked, elves, fellowship]")
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected=expected)
+            facts.append(fact("init", fluent))
+        if fields.has("eagle"):  # the Eagle's one place; the Hobbit counts are of the other Hobbit tokens
+            facts.append(fact("init", term("eagle_at", Const(fields.choice("eagle", EAGLE_PLACES) or ""))))
+        for item, line, column, path in fields.items("tiles"):
+            tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
+            facts.append(fact("init", term("open_tile", tile)))
+
+    def _cards(self, state: State, fields: Fields) -> None:
+        """The `cards:` entries: what a card of the layout in play is (colour, race symbols, coin cost, the chaining
+        symbol it gives and the one that makes it free), each card once, a `colours:` entry included."""
+        seen = {(item[0], item[1]) for item, *_ in fields.items("colours")}  # checked by the colours: reader
+        for item, line, column, path in fields.items("cards"):
+            card = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
+            at_line, at_column = card.data.key_at("at") if hasattr(card.data, "key_at") else (line, column)
+            row, col = self._position(card.require("at", "a layout position [row, card]"), card, card.name("at"),
+                                      at_line, at_column)
+            if (row, col) in seen:
+                raise card.error("at", f"card {row}.{col} is described twice", expected="one entry per card")
+            seen.add((row, col))
+            where = (state.chapter, row, col)
+            if card.has("colour"):
+                state.facts.append(fact("card_colour", *where, Const(card.choice("colour", COLOURS) or "")))
+            symbols: dict[str, int] = {}
+            for race, race_line, race_column, race_path in card.items("symbols"):
+                if race not in RACES:
+                    raise InputError(f"got {race!r}", file=fields.file, line=race_line, column=race_column,
+                                     field=race_path, expected="a race: " + ", ".join(RACES),
+                                     suggestion=closest(str(race), RACES))
+                symbols[race] = symbols.get(race, 0) + 1
+            state.facts.extend(fact("card_symbol", *where, Const(race), n) for race, n in symbols.items())
+            if card.has("cost"):
+                state.facts.append(fact("card_cost", *where, card.whole("cost", 0, minimum=0, maximum=MAX_POSITION)))
+            for key, predicate in (("chain", "card_chain"), ("free_with", "card_free_with")):
+                if card.has(key):
+                    state.facts.append(fact(predicate, *where, card.text(key, required=True) or ""))
+
+    def _token_location(self, item: Any, fields: Fields, path: str, line: int | None,
+                        column: int | None) -> tuple[Term, int]:
+        """A `tokens_at:` entry, [stack, RACE, N], [tile, TILE, N] or [connection, FROM, TO, N]: Power tokens
+        lying there at the start (the layout's own tokens are the chapter's, see tokens_gone)."""
+        places = {k: v for k, v in TOKEN_LOCATIONS.items() if k != "card"}
+        kinds = places.get(item[0]) if isinstance(item, list) and item and isinstance(item[0], str) else None
+        if (kinds is None or len(item) != len(kinds) + 2
+                or not all(_fits(a, k) for a, k in zip(item[1:-1], kinds, strict=True))
+                or not isinstance(item[-1], int) or isinstance(item[-1], bool) or not 0 <= item[-1] <= MAX_POSITION):
+            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                             expected="[stack, RACE, N], [tile, TILE, N] or [connection, FROM, TO, N], N from 0 to "
+                                      f"{MAX_POSITION}")
+        values = [Const(a) if k in WORDS else a for a, k in zip(item[1:-1], kinds, strict=True)]
+        return term("tok", term({"connection": "conn"}.get(item[0], item[0]), *values)), item[-1]
+
+    def _position(self, item: Any, fields: Fields, path: str, line: int | None, column: int | None) -> tuple[int, int]:
+        if (isinstance(item, list) and len(item) == 2
+                and all(isinstance(n, int) and not isinstance(n, bool) and 0 < n <= MAX_POSITION for n in item)):
+            return item[0], item[1]
+        raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                         expected="a layout position [row, card], counted from 1 at the top left")
+
+    def _choice(self, action: Fields, name: str, kind: str) -> Value:
+        """A choice's value as a typed term: a region or tile by name, a race, mode or ally, a card c(R, C), a
+        connection c(A, B) or a move m(A, B)."""
+        value = action.raw(name)
+        line, column = action.data.key_at(name) if hasattr(action.data, "key_at") else (None, None)
+        where = {"file": action.file, "line": line, "column": column, "field": action.name(name)}
+        if kind in BOARD:
+            return board_name(value, kind, **where)
+        if kind in ("race", "mode", "ally", "colour"):
+            words = {"race": RACES, "mode": ("nazgul", "unit"), "ally": tuple(ALLIES), "colour": COLOURS}[kind]
+            return Const(action.choice(name, words, required=True) or "")
+        if kind == "card":
+            row, col = self._position(value, action, action.name(name), line, column)
+            return term("c", row, col)
+        if kind in ("connection", "move"):
+            if not (isinstance(value, list) and len(value) == 2):
+                raise InputError(f"got {value!r}", expected="a pair of region names [from, to]", **where)
+            return term("c" if kind == "connection" else "m", *(board_name(r, "region", **where) for r in value))
+        raise AssertionError(kind)
+
+    def _action(self, action: Fields, index: int) -> Action:
+        """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
+        player = action.choice("player", FACTIONS, required=True) or ""
+        kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance", "move",
+                             "begin") if action.has(k)]
+        if len(kinds) != 1:
+            raise action.error("player", f"the action does {' and '.join(kinds) or 'nothing'}",
+                               expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark, "
+                                        "alliance, move, begin")
+        kind = kinds[0]
+        if kind == "call":
+            ally = action.choice("call", tuple(ALLIES), required=True) or ""
+            effect = action.choice("effect", ("enter", "exit"), required=True) or ""
+            allowed = CHOICES[ally, effect]
+            if ally == "warg" and effect == "exit" and action.has("copy"):
+                allowed = {**allowed, **CHOICES.get((str(action.raw("copy")), "exit"), {})}
+            choices = []
+            for name in sorted(set(action.data) - {"player", "call", "effect"}):
+                if name not in allowed:
+                    raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
+                                       expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
+                choices.append((name, self._choice(action, name, allowed[name])))
+            missing = [n for n in allowed if n not in action.data and n not in OPTIONAL_CHOICES.get((ally, effect), ())
+                       and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
+            if missing:
+                raise action.error(missing[0], f"{ally}'s {effect} effect needs the choice {missing[0]!r}",
+                                   expected=f"{missing[0]}: a {allowed[missing[0]]}")
+            return term("call", Const(ally), Const(effect)), choices, f"{player} calls {ally} ({effect})"
+        if kind == "take":
+            line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
+            row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
+            use = action.choice("use", ("play", "discard"), default="play")
+            return term("take", row, col, Const(use or "play")), [], f"{player} takes card {row}.{col} to {use}"
+        if kind == "alliance":
+            trigger = action.choice("alliance", ("pair", "three"), required=True) or "pair"
+            race = action.choice("race", RACES, required=True) or ""
+            return (term("alliance", Const(trigger), Const(race)), [],
+                    f"{player} takes an Alliance token of the {race} ({trigger})")
+        if kind == "move":
+            start, end = self._choice(action, "move", "move").args
+            return term("move", start, end), [], f"{player} moves a unit from {start} to {end}"
+        if kind == "landmark":
+            line, column = action.data.key_at("landmark") if hasattr(action.data, "key_at") else (None, None)
+            tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
+                              field=action.name("landmark"))
+            return term("landmark", tile), [], f"{player} takes the Landmark tile {tile}"
+        if not action.flag(kind, True):
+            raise action.error(kind, "is false", expected=f"{kind}: true")
+        return Const(kind), [], f"{player} {kind.replace('_', ' ')}"
+
+    def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
+        steps = len(state.actions)
+        if kind == "action":
+            step = fields.whole("step", 0, minimum=1)
+            if step > steps:
+                raise fields.error("step", f"the scenario has {steps} actions", expected=f"a step from 1 to {steps}")
+            return {"step": step}
+        if kind in ("value", "tokens"):
+            after = fields.whole("after", 0, minimum=0)
+            if after > steps:
+                raise fields.error("after", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            params: dict[str, Any] = {"after": after}
+            if kind == "value":
+                params["of"] = self._fluent(fields)
+                params["numeric"] = params["of"].name in (*NUMERIC, "tok")
+            return params
+        if kind == "pairing":
+            return {"ally": fields.choice("ally", tuple(ALLIES), required=True)}
+        if kind == "winner":
+            after = fields.whole("after", steps, minimum=0)
+            if after > steps:
+                raise fields.error("after", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            return {"after": after}
+        if kind == "outcomes":
+            step = fields.whole("step", 0, minimum=1)
+            if step > steps:
+                raise fields.error("step", f"the scenario has {steps} actions", expected=f"a step from 1 to {steps}")
+            act, _, words = state.actions[step - 1]
+            random = ", ".join(f"{a}'s {e}" for a, e in RANDOM_CHOICES)
+            if not (isinstance(act, Term) and act.name == "call" and (str(act.args[0]), str(act.args[1])) in
+                    RANDOM_CHOICES):
+                raise fields.error("step", f"step {step} ({words}) has no random outcome",
+                                   expected=f"a step that calls for an effect with a random outcome: {random}")
+            return {"step": step, "at": step - 1, "player": words.split(" ", 1)[0]}
+        if kind == "plays":
+            at = fields.whole("at", steps, minimum=0)
+            if at > steps:
+                raise fields.error("at", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            return {"player": fields.choice("player", FACTIONS, required=True), "at": at}
+        if kind == "allowed":
+            at = fields.whole("at", 0, minimum=0)
+            if at > steps:
+                raise fields.error("at", f"the scenario has {steps} actions", expected=f"0 to {steps}")
+            return {"at": at, "action": self._action(Fields({k: v for k, v in fields.data.items() if k in
+                                                             ACTION_FIELDS}, fields.file, fields.path, ACTION_FIELDS),
+                                                      at)}
+        return {}
+
+    def _fluent(self, fields: Fields) -> Term:
+        raw = fields.require("of", "a fluent such as [tokens, fellowship] or [units, sauron, gondor]")
+        return self._fluent_term(raw, fields, "of")
+
+    def _fluent_term(self, raw: Any, fields: Fields, key: str) -> Term:
+        """A fluent written as a list ([units, sauron, gondor]) as a typed term: names of the game's vocabulary
+        as constants, whole numbers in range as numbers, a region or tile of the board as text."""
+        if not isinstance(raw, list) or not raw or not isinstance(raw[0], str):
+            raise fields.error(key, f"got {raw!r}", expected="a list such as [tokens, fellowship]")
+        name, args = raw[0], raw[1:]
+        if name == "tokens" and args and isinstance(args[0], str) and args[0] in TOKEN_LOCATIONS:
+            kinds = TOKEN_LOCATIONS[args[0]]
+            if len(args) - 1 != len(kinds) or not all(_fits(a, k) for a, k in zip(args[1:], kinds, strict=False)):
+                raise fields.error(key, f"got {raw!r}", expected="[tokens, stack, RACE], [tokens, tile, TILE], "
+                                   "[tokens, connection, FROM, TO] or [tokens, card, ROW, COLUMN]")
+            values = [Const(a) if k in WORDS else a for a, k in zip(args[1:], kinds, strict=True)]
+            return term("tok", term({"connection": "conn"}.get(args[0], args[0]), *values))
+        if name == "tokens":
+            if len(args) != 1 or args[0] not in TOKEN_PLACES:
+                places = ", ".join(TOKEN_PLACES)
+                raise fields.error(key, f"got {raw!r}", expected=f"[tokens, P] with P one of {places}")
+            return term("tok", Const(args[0]))
+        kinds = NUMERIC.get(name, BOOLEAN.get(name))
+        if kinds is None or len(args) != len(kinds):
+            known = sorted({*NUMERIC, *BOOLEAN})
+            raise fields.error(key, f"got {raw!r}", expected="a fluent name followed by its arguments, one of "
+                               + ", ".join(known))
+        for a, kind in zip(args, kinds, strict=True):
+            if not _fits(a, kind):
+                choices = ", ".join({**WORDS, **BOARD}.get(kind, ())) or f"a {kind}"
+                raise fields.error(key, f"got {a!r} in {raw!r}", expected=f"{choices} as the {kind} of {name}")
+        return term(name, *(Const(a) if k in WORDS else a for a, k in zip(args, kinds, strict=True)))
+
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        """Questions about a hypothetical call, and every action open at a moment, need a timeline of their own."""
+        if kind == "allowed":
+            return (params["at"], params["action"][0], tuple(params["action"][1]))
+        return ("plays", params["at"]) if kind in LISTING_KINDS else None
+
+    # -- facts ---------------------------------------------------------------------------------------------
+
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
+        out = [*(fact("faction", Const(f)) for f in FACTIONS), *state.facts, *_reading_rules()]
+        timeline = [(a, c) for a, c, _ in state.actions]
+        players = [self._player(a) for a in state.actions]
+        hypothetical = [p for _, k, p in questions if k == "allowed"]
+        cut = [p["at"] for _, k, p in questions if k in LISTING_KINDS]
+        if hypothetical:
+            at, action = hypothetical[0]["at"], hypothetical[0]["action"]
+            timeline = [*timeline[:at], (action[0], action[1])]
+            players = [*players[:at], self._player(action)]
+        elif cut:
+            timeline, players = timeline[:cut[0]], players[:cut[0]]
+        out.append(fact("last_step", len(timeline)))
+        for step, ((act, choices), player) in enumerate(zip(timeline, players, strict=True)):
+            out.append(fact("act", step, Const(player), act))
+            out.extend(fact("choice", step, Const(name), value) for name, value in choices)
+        for q, kind, params in questions:
+            out.append(fact("question", q, Const(kind)))
+            if kind == "action":
+                out.append(fact("q_action", q, params["step"] - 1))
+            elif kind == "allowed":
+                out.append(fact("q_action", q, params["at"]))
+            elif kind == "value":
+                out.append(fact("q_value" if params["numeric"] else "q_flag", q, params["of"], params["after"]))
+            elif kind == "tokens":
+                out.append(fact("q_tokens", q, params["after"]))
+            elif kind == "winner":
+                out.append(fact("q_winner", q, params["after"]))
+            elif kind == "pairing":
+                out.append(fact("q_pairing", q, Const(params["ally"])))
+            elif kind == "setup":
+                out.append(fact("q_setup", q))
+            elif kind == "plays":
+                out.append(fact("q_plays", q, Const(params["player"])))
+                out.extend(self._template_facts(q, params["player"]))
+            elif kind == "outcomes":
+                out.append(fact("q_outcomes", q, Const(params["player"])))
+                act = state.actions[params["step"] - 1][0]
+                assert isinstance(act, Term)  # parse_question let only a call with a random outcome through
+                random = list(RANDOM_CHOICES).index((str(act.args[0]), str(act.args[1])))
+                out.extend(self._template_fact(q, len(TEMPLATES) + random))
+        return out
+
+    def _template_facts(self, q: str, player: str) -> list[Fact]:
+        """The calls a `plays` question of this player tries: its allies' templates (numbered in TEMPLATES)."""
+        return [f for number, (ally, *_) in enumerate(TEMPLATES) if ALLIES[ally] == player
+                for f in self._template_fact(q, number)]
+
+    def _template_fact(self, q: str, number: int) -> list[Fact]:
+        """The facts of one call template a question tries (numbered in ALL_TEMPLATES)."""
+        ally, effect, fixed, slots = ALL_TEMPLATES[number]
+        return [fact("try_call", q, number, Const(ally), Const(effect)),
+                *(fact("try_fixed", q, number, Const(name), Const(value)) for name, value in fixed.items()),
+                *(fact("try_slot", q, number, index, Const(name), Const(kind)) for index, (name, kind) in
+                  enumerate(slots, 1))]
+
+    def player_names(self, state: State) -> list[str]:
+        """The two sides, the Fellowship first."""
+        return list(FACTIONS)
+
+    def play_id(self, term: clingo.Symbol, state: State) -> str:
+        """An action a `plays` question tried, play(Q, O), as the words of a scenario action: `take 1.2 play`,
+        `end_turn`, `move_nazgul`, `call elrond enter race=elves` (the state does not enter into them)."""
+        return _play_words(term.arguments[1])
+
+    def describe_play(self, term: clingo.Symbol, state: State) -> str:
+        return self.play_id(term, state)
+
+    def web_extras(self) -> dict[str, Any]:
+        """What the explorer's Duel form (form.js beside this module) offers: a blank table, factions, allies and
+        their owners, races, ally states, token places; a question's `card` is a list (a row and a card)."""
+        blank = {"title": "A Duel table", "chapter": 1, "turn": "fellowship",
+                 "state": {"tokens": {"fellowship": 0, "sauron": 0, "box": 8},
+                           "allies": {"fellowship": {"hidden": []}, "sauron": {"hidden": []}}},
+                 "actions": [], "questions": []}
+        return {"blank": blank, "form": True, "card_list": True, "factions": list(FACTIONS), "allies": ALLIES,
+                "races": list(RACES), "ally_states": list(ALLY_STATES), "token_places": list(TOKEN_PLACES)}
+
+    def _player(self, action: Action) -> str:
+        return action[2].split(" ", 1)[0]
+
+    # -- the edge-case search's states as scenarios --------------------------------------------------------
+
+    def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A state the search found (rules/search/dfm.lp), as the fields of a scenario file."""
+
+        def plain(symbol: clingo.Symbol) -> Any:
+            if symbol.type == clingo.SymbolType.Number:
+                return symbol.number
+            return symbol.string if symbol.type == clingo.SymbolType.String else symbol.name
+
+        state: dict[str, Any] = {"tokens": {}, "coins": {}, "allies": {}, "units": {}, "stacks": {}, "alliance": {},
+                                 "grey": {}, "connections": []}
+        turn, actions, choices = "fellowship", [], {}
+        for atom in facts:
+            args = atom.arguments
+            if atom.name == "connected":
+                state["connections"].append([plain(a) for a in args])
+            elif atom.name == "given_reserve":
+                state["reserve"] = args[0].number
+            elif atom.name == "init_num":
+                fluent, value = args[0], args[1].number
+                inner = [plain(a) for a in fluent.arguments]
+                if fluent.name == "tok":
+                    where = fluent.arguments[0]
+                    if str(where) in ("fellowship", "sauron", "nazgul"):
+                        state["tokens"][str(where)] = value
+                    elif where.name in ("stack", "tile", "conn"):
+                        name = {"conn": "connection"}.get(where.name, where.name)
+                        state.setdefault("tokens_at", []).append([name, *(plain(a) for a in where.arguments), value])
+                elif fluent.name in ("coins", "grey", "extra_turns"):
+                    state.setdefault(fluent.name, {})[inner[0]] = value
+                elif fluent.name in ("reserve", "discard_pile", "ring", "nazgul"):
+                    state[fluent.name] = value
+                elif fluent.name == "units":
+                    state["units"].setdefault(inner[0], {})[inner[1]] = value
+                elif fluent.name == "stack":
+                    state["stacks"][inner[0]] = value
+                elif fluent.name in ("alliance", "symbols"):
+                    state.setdefault(fluent.name, {}).setdefault(inner[0], {})[inner[1]] = value
+            elif atom.name == "init":
+                fluent = args[0]
+                inner = [plain(a) for a in fluent.arguments]
+                if fluent.name == "turn":
+                    turn = inner[0]
+                elif fluent.name in ALLY_STATES:
+                    state["allies"].setdefault(inner[0], {}).setdefault(fluent.name, []).append(inner[1])
+                elif fluent.name == "taken":
+                    state.setdefault("taken", []).append(inner)
+                elif fluent.name == "open_tile":
+                    state.setdefault("tiles", []).append(inner[0])
+                elif fluent.name == "eagle_at":
+                    state["eagle"] = inner[0]
+                else:
+                    state.setdefault("flags", []).append([fluent.name, *inner])
+            elif atom.name == "token_gone":
+                state.setdefault("tokens_gone", []).append([args[0].number, args[1].number])
+            elif atom.name == "act":
+                actions.append(args[2])
+                actor = str(args[1])
+            elif atom.name == "choice":
+                choices[str(args[1])] = args[2]
+        state = {k: v for k, v in state.items() if v not in ({}, [])}
+        [term] = actions
+        action: dict[str, Any] = {"player": actor}
+        if term.name == "call":
+            action |= {"call": str(term.arguments[0]), "effect": str(term.arguments[1])}
+            for name, value in sorted(choices.items()):
+                if value.type == clingo.SymbolType.Function and value.arguments:
+                    action[name] = [plain(a) for a in value.arguments]
+                else:
+                    action[name] = plain(value)
+        elif term.name == "take":
+            action |= {"take": [term.arguments[0].number, term.arguments[1].number], "use": str(term.arguments[2])}
+        elif term.name == "landmark":
+            action["landmark"] = plain(term.arguments[0])
+        elif term.name == "alliance":
+            action |= {"alliance": str(term.arguments[0]), "race": str(term.arguments[1])}
+        else:
+            action[term.name] = True
+        return {"game": "dfm", "chapter": 1, "turn": turn, "state": state, "actions": [action]}
+
+    def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]:
+        """A question of the search (its term) as a scenario question."""
+        if term.name == "action":
+            return {"ask": "action", "step": 1}
+        if term.name == "winner":
+            return {"ask": "winner", "after": 1}
+        fluent = term.arguments[0]
+        if fluent.name == "tok":
+            place = fluent.arguments[0]
+            of = ["tokens", place.name] if place.name != "conn" else \
+                ["tokens", "connection", *(a.string for a in place.arguments)]
+        else:
+            of = [fluent.name, *[a.string if a.type == clingo.SymbolType.String else a.name for a in fluent.arguments]]
+        return {"ask": "value", "after": 1, "of": of}
+
+    # -- explanations --------------------------------------------------------------------------------------
+
+    def describe_param(self, key: str, value: Any, state: State) -> str | None:
+        if key == "action":
+            return value[2]
+        if key == "step" and 0 < value <= len(state.actions):
+            return f"{value} ({state.actions[value - 1][2]})"
+        if key == "of":
+            return render(value)
+        return None
+
+    def describe(self, evidence: clingo.Symbol, state: State) -> str:
+        args = evidence.arguments
+        if evidence.name == "step" and args:
+            number = args[0].number
+            words = state.actions[number][2] if number < len(state.actions) else "the call asked about"
+            return f"step {number + 1}: {words}"
+        if evidence.name == "at" and args:
+            return f"after step {args[0].number}" if args[0].number else "at the start"
+        if evidence.name == "row" and args:
+            return f"dfm_allies {args[0]}"
+        return str(evidence).replace('"', "")
+
+
+GAME = Dfm()

@@ -1,0 +1,156 @@
+"""Whole Duel for Middle-earth games as scenarios: a written game that takes every card of the three chapters in
+turn (benchmarks and tests of games at full length), and random playouts that, from a setup, repeatedly take
+a random open play of either player, as `pyengine plays` answers it, until no play is open (the game is over).
+Which plays are open, and when the game ends, the encodings decide; Python only draws one and writes the
+actions down. A seed makes a playout reproducible."""
+
+from __future__ import annotations
+
+import random
+from pathlib import Path
+from typing import Any
+
+import clingo
+from clingo import ast
+
+from pyengine.core import stepwise
+from pyengine.core.answering import load
+from pyengine.core.engine import program, units
+from pyengine.core.resources import facts_dir
+from pyengine.games.dfm.game import CHOICES, GAME, RACES
+
+
+def layout_rows() -> dict[int, list[int]]:
+    """The length of each row of each chapter's layout, from the top, as facts/dfm/layouts.lp gives them."""
+    control = clingo.Control(["--warn=none"])
+    control.load(str(Path(facts_dir(), "dfm", "layouts.lp")))
+    control.ground([("base", [])])
+    rows: dict[int, dict[int, int]] = {}
+    for atom in control.symbolic_atoms.by_signature("row", 3):
+        chapter, row, length = (a.number for a in atom.symbol.arguments)
+        rows.setdefault(chapter, {})[row] = length
+    return {chapter: [found[row] for row in sorted(found)] for chapter, found in rows.items()}
+
+
+def setup_state() -> dict[str, Any]:
+    """The state a written game and a playout start from: three allies each, a unit of each side on the board, two
+    connections, a Landmark tile open, two Alliance tokens of each race."""
+    return {"allies": {"fellowship": {"hidden": ["elrond", "goldberry", "boromir"]},
+                       "sauron": {"hidden": ["shelob", "warg", "grima"]}},
+            "units": {"fellowship": {"gondor": 1}, "sauron": {"mordor": 1}},
+            "connections": [["gondor", "mordor"], ["gondor", "rohan"]],
+            "tiles": ["minas_tirith"], "stacks": {race: 2 for race in RACES}}
+
+
+def written_game(actions: int | None = None) -> dict[str, Any]:
+    """A game that, turn by turn, takes the next card of the layout from the bottom row up (discarding it for
+    coins) and ends the turn, through the three chapters (120 actions), or its first `actions` actions."""
+    steps: list[dict[str, Any]] = []
+    players = ("fellowship", "sauron")
+    layouts = layout_rows()
+    for chapter in sorted(layouts):
+        rows = layouts[chapter]
+        for row in range(len(rows), 0, -1):
+            for card in range(1, rows[row - 1] + 1):
+                player = players[len(steps) // 2 % 2]
+                steps += [{"player": player, "take": [row, card], "use": "discard"},
+                          {"player": player, "end_turn": True}]
+    steps = steps[:actions] if actions is not None else steps
+    count = len(steps)
+    return {"game": "dfm", "title": f"A written game of {count} actions", "cites": ["p11"], "chapter": 1,
+            "turn": "fellowship", "state": setup_state(), "actions": steps,
+            "questions": [{"id": "last-action", "ask": "action", "step": count},
+                          {"id": "tokens-at-the-end", "ask": "tokens", "after": count, "expect": 8},
+                          {"id": "winner", "ask": "winner", "after": count}]}
+
+
+def action_of(play: str, player: str) -> dict[str, Any]:
+    """A play of `pyengine plays` (its words, e.g. `take 5.1 play`, `call elrond enter race=elves`) as a scenario
+    action of `player`."""
+    words = play.split()
+    action: dict[str, Any] = {"player": player}
+    if words[0] == "take":
+        row, card = words[1].split(".")
+        return action | {"take": [int(row), int(card)], "use": words[2]}
+    if words[0] == "landmark":
+        return action | {"landmark": words[1]}
+    if words[0] == "alliance":
+        return action | {"alliance": words[1], "race": words[2].split("=", 1)[1]}
+    if words[0] != "call":
+        return action | {words[0]: True}
+    ally, effect = words[1], words[2]
+    action |= {"call": ally, "effect": effect}
+    kinds = dict(CHOICES[ally, effect])
+    copied = next((w.split("=", 1)[1] for w in words[3:] if w.startswith("copy=")), None)
+    if ally == "warg" and effect == "exit" and copied is not None:
+        kinds |= CHOICES[copied, "exit"]
+    for word in words[3:]:
+        name, value = word.split("=", 1)
+        kind = kinds.get(name)
+        if kind == "card":
+            action[name] = [int(n) for n in value.split(".")]
+        elif kind in ("connection", "move"):
+            action[name] = value.split("-")
+        else:
+            action[name] = value
+    return action
+
+
+def _start(start: dict[str, Any] | None) -> dict[str, Any]:
+    """The game a playout starts from, without actions: the setup's, or the chapter, turn and state of `start`."""
+    game = written_game(0)
+    if start is not None:
+        game |= {key: start[key] for key in ("chapter", "turn", "state") if key in start}
+    return game
+
+
+def _table(start: dict[str, Any] | None) -> Any:
+    """The start with a `plays` question for each player: the facts a playout's Control starts from."""
+    game = _start(start)
+    game["questions"] = [{"id": f"plays:{player}", "ask": "plays", "player": player}
+                         for player in ("fellowship", "sauron")]
+    return load(game)
+
+
+def playout(seed: int, limit: int = 400, start: dict[str, Any] | None = None) -> dict[str, Any]:
+    """A random game from the setup, or from the chapter, turn and state of `start`: each action a play open at the
+    moment it is taken (the encodings' open_play/4, as `pyengine plays` answers), drawn with the seed; ends when no
+    play is open (the game is over) or after `limit` actions. One Control grounds the game a moment at a time:
+    every play of both players at the moment, then the state after the one drawn (the parts ask and choose,
+    rules/dfm/plays.lp and state.lp). The scenario asks who won and how many Power tokens there are after every
+    action."""
+    rng = random.Random(seed)
+    [unit] = units(_table(start), {})
+    statements = program("dfm", unit.kinds)
+    names = stepwise.step_part_names(statements)
+    control = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(control) as builder:
+        for statement in statements:
+            builder.add(statement)
+    control.add("base", [], "\n".join(unit.facts))
+    control.ground([("base", [])])
+    control.ground([(stepwise.PARTS, [clingo.Number(0)]), (stepwise.MOMENT, [clingo.Number(0)])])
+    actions: list[dict[str, Any]] = []
+    while len(actions) < limit:
+        moment = clingo.Number(len(actions))
+        control.ground([(name, [moment]) for name in names])
+        open_plays = sorted(a.symbol.arguments[1:] for a in control.symbolic_atoms.by_signature("open_play", 4)
+                            if a.symbol.arguments[0] == moment)
+        if not open_plays:
+            break
+        step, player, option = rng.choice(open_plays)
+        words = GAME.play_id(clingo.Function("play", [step.arguments[0], option]), None)
+        actions.append(action_of(words, player.name))
+        after = [clingo.Number(len(actions))]
+        # The state after the play drawn, and then (in another call: pyengine.core.stepwise) what it shows.
+        control.ground([(stepwise.CHOOSE, [moment, step]), (stepwise.ADVANCE, [moment])])
+        control.ground([(stepwise.MOMENT, after), (stepwise.ASK, after), (stepwise.PARTS, after)])
+    game = _start(start)
+    count = len(actions)
+    tokens = [{"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1)]
+    game |= {"title": f"A random playout (seed {seed})", "actions": actions,
+             "questions": [{"id": "winner", "ask": "winner", "after": count}, *tokens]}
+    return game
+
+
+__all__ = ["action_of", "playout", "setup_state", "written_game"]

@@ -1,0 +1,1 @@
+"""Marvel Champions uniqueness: the game (state, decks, questions, facts, words) and MarvelCDB's importer."""

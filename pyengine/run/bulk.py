@@ -1,0 +1,190 @@
+"""Many scenario or decklist files answered as bounded work: BATCH_FILES at a time in one Control
+(pyengine.core.batch), each batch in a worker process under the run's bounds (pyengine.run.runner) or on a Dask
+cluster (pyengine.run.cluster); every file's input errors raised together."""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from pyengine.core.answering import (
+    answer,
+    deck_answer,
+    overrides,
+    scenario_result,
+    validate_choices,
+    validate_deck,
+)
+from pyengine.core.errors import InputError, InputErrors
+from pyengine.core.results import (
+    CheckResult,
+    Choices,
+    DeckResult,
+    DecksResult,
+    Progress,
+    ScenarioResult,
+)
+
+if TYPE_CHECKING:
+    from pyengine.core.engine import Answer
+    from pyengine.core.scenario import Scenario
+
+
+def check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | list[str]:
+    """Check one scenario file (it must ask questions): its result, or its input errors (run in workers too)."""
+    from pyengine.core.scenario import load_scenario
+
+    path, readings, profile = job
+    try:
+        return answer(load_scenario(Path(path)), readings, profile)
+    except InputError as error:
+        return [str(e) for e in error.all()]
+
+
+def check_files(jobs: list[tuple[str, Choices | None, str | None]]) -> list[Any]:
+    """Check scenario files in one batch (pyengine.core.batch; run in workers too)."""
+    from pyengine.core.scenario import load_scenario
+
+    return _answer_batch(jobs, lambda job: load_scenario(Path(job[0])), scenario_result)
+
+
+def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]], Scenario],
+                  result: Callable[[Scenario, list[Answer]], Any]) -> list[Any]:
+    """Load each job's file (job = (path, ..., readings, profile)) and answer all of them in one batch: each
+    file's result, its input errors, or a Failure naming its defect."""
+    from pyengine.core.batch import answer_many
+    from pyengine.core.limits import limits
+    from pyengine.run.runner import Failure, failure_message
+
+    results: list[Any] = [None] * len(jobs)
+    loaded: list[tuple[int, Scenario, Choices]] = []
+    for index, job in enumerate(jobs):
+        try:
+            scenario = load(job)
+            validate_choices(job[-2], job[-1])
+            loaded.append((index, scenario, overrides(scenario.game.name, job[-2], job[-1])))
+        except InputError as error:
+            results[index] = [str(e) for e in error.all()]
+    answered = answer_many([(scenario, overrides) for _, scenario, overrides in loaded])
+    for (index, scenario, _), answers in zip(loaded, answered, strict=True):
+        if isinstance(answers, InputError):
+            results[index] = [str(e) for e in answers.all()]
+        elif isinstance(answers, Exception):
+            results[index] = Failure(failure_message(answers, limits.memory_mb))
+        else:
+            results[index] = result(scenario, answers)
+    return results
+
+
+# Files one worker answers in one batch: enough to share the grounder's fixed cost, few enough that a file which
+# stops its batch (at a bound) costs little before its batch's files are answered again one at a time.
+BATCH_FILES = 32
+
+
+# The part of `--timeout` a batch of several files may take; its files stopped there get the rest each.
+BATCH_SHARE = 0.5
+
+
+def answer_chunks(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], chunks: list[list[Any]],
+                   workers: int, progress: Progress | None, keep: bool = False) -> list[Any]:
+    """Each file's result, the files of each chunk answered in one batch in workers under the run's bounds
+    (pyengine.run.runner; `keep`: the workers stay for the next call). A batch of several files has half the time
+    bound; the files of a batch that did not finish are answered again one at a time, each within the other
+    half, so that no file's answer takes longer than `--timeout` however many slow files share its batch."""
+    from pyengine.core.limits import limits
+    from pyengine.run.runner import Failure, run_bounded
+
+    total = sum(len(c) for c in chunks)
+    done = None if progress is None else (lambda n, _: progress(min(n * BATCH_FILES, total), total))
+    share = [limits.solve_seconds * (BATCH_SHARE if len(chunk) > 1 else 1.0) for chunk in chunks]
+    results: list[Any] = []
+    stopped: list[int] = []
+    for chunk, outcome in zip(chunks, run_bounded(many, chunks, workers, done, keep, share), strict=True):
+        if isinstance(outcome, Failure):
+            if len(chunk) > 1:
+                stopped.extend(range(len(results), len(results) + len(chunk)))
+            outcome = [outcome] * len(chunk)
+        results.extend(outcome)
+    jobs = [job for chunk in chunks for job in chunk]
+    rest = [limits.solve_seconds * (1 - BATCH_SHARE)] * len(stopped)
+    for index, outcome in zip(stopped, run_bounded(one, [jobs[i] for i in stopped], workers, None, False, rest),
+                              strict=True):
+        if isinstance(outcome, Failure) and outcome.message.startswith("stopped: the work took longer"):
+            outcome = Failure(f"stopped: the work took longer than {limits.solve_seconds:g} s (--timeout; half of "
+                              "it in a batch with other files, the rest alone)")
+        results[index] = outcome
+    return results
+
+
+def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], jobs: list[tuple[Any, ...]],
+                   workers: int, progress: Progress | None, dask: str | None = None) -> list[Any]:
+    """Each file's result in input order, the files answered BATCH_FILES at a time on `workers` processes, or
+    on the Dask cluster at the address `dask` (pyengine.run.cluster). Every file's input errors, and every file
+    stopped at a bound or by a dead worker, are raised together once all have run."""
+    from pyengine.core.batch import batched
+    from pyengine.run.runner import Failure
+
+    # On local workers the files are spread evenly (53 files on 2 workers: 27 and 26, not 32 and 21).
+    chunks = batched(jobs, BATCH_FILES if dask is not None else min(BATCH_FILES, -(-len(jobs) // max(1, workers))))
+    if dask is not None:
+        from pyengine.run.cluster import answer_on_cluster
+
+        results = answer_on_cluster(dask, answer_chunks, one, many, chunks, progress)
+    else:
+        results = answer_chunks(one, many, chunks, workers, progress)
+    errors = []
+    for job, result in zip(jobs, results, strict=True):
+        if isinstance(result, Failure):
+            errors.append(InputError(result.message, file=str(job[0])))
+        elif isinstance(result, list):
+            errors.extend(InputError(e) for e in result)
+    if errors:
+        raise InputErrors(errors)
+    return results
+
+
+def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
+          jobs: int = 1, progress: Progress | None = None, dask: str | None = None) -> CheckResult:
+    """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Files are
+    answered BATCH_FILES at a time (pyengine.core.batch), each batch a unit of bounded work (`limits.solve_seconds`,
+    `limits.memory_mb`, in worker processes: `jobs` of them here, or on the Dask cluster at the address `dask`);
+    every file's input errors are raised together, and nothing is answered then."""
+    from pyengine.core.scenario import scenario_files
+
+    validate_choices(readings, profile)
+    files = scenario_files([Path(p) for p in paths])
+    if not files:
+        raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
+    results = _bounded_files(check_file, check_files, [(str(f), readings, profile) for f in files], jobs,
+                             progress, dask)
+    questions = [q for r in results for q in r.questions]
+    passed = sum(q.passed for q in questions)
+    return CheckResult(passed, len(questions) - passed, results)
+
+
+def deck_file(job: tuple[str, str | None, str | None, Choices | None, str | None]) -> DeckResult | list[str]:
+    """Validate one decklist file: its result, or its input errors (run in worker processes too)."""
+    path, game, catalog, readings, profile = job
+    try:
+        return validate_deck(Path(path), game, catalog, readings, profile)
+    except InputError as error:
+        return [str(e) for e in error.all()]
+
+
+def deck_files(jobs: list[tuple[str, str | None, str | None, Choices | None, str | None]]) -> list[Any]:
+    """Validate decklist files in one batch (pyengine.core.batch; run in workers too)."""
+    from pyengine.core.decks import load_deck
+
+    return _answer_batch(jobs, lambda job: load_deck(Path(job[0]), job[1], job[2]), deck_answer)
+
+
+def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: str | None = None,
+                readings: dict[str, str] | None = None, profile: str | None = None, jobs: int = 1,
+                progress: Progress | None = None, dask: str | None = None) -> DecksResult:
+    """Validate decklist files (on `jobs` processes, or on the Dask cluster at the address `dask`); every file's
+    input errors are raised together."""
+    validate_choices(readings, profile)
+    results = _bounded_files(deck_file, deck_files, [(str(p), game, catalog, readings, profile) for p in paths],
+                             jobs, progress, dask)
+    return DecksResult(results)
