@@ -3,17 +3,42 @@ encoded and cited by a scenario; the source map in step with the documents; ever
 
 from __future__ import annotations
 
+import ast
+import re
 from pathlib import Path
 
 import pytest
 
 from pyengine.core import kb as kbase
-from pyengine.core.resources import rules_dir
+from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.sources import DOCUMENT_FILES, read_document
 from pyengine.games import registry
 
 DOCS = Path(__file__).resolve().parents[2] / "shared" / "docs"
 GAMES = sorted(registry())
+
+
+def _documented(game: str) -> set[str]:
+    """The predicates a doc block (`%* head(...) / other(...)` or `... and ...`) describes, in the game's
+    encodings, its hand-written facts, its search space and the shared encodings."""
+    files = [*Path(rules_dir(), game).glob("*.lp"), *Path(facts_dir(), game).glob("*.lp"),
+             *Path(rules_dir(), "common").glob("*.lp"), Path(rules_dir(), "search", f"{game}.lp")]
+    heads = set()
+    for path in files:
+        for line in re.findall(r"^%\*(.*)$", path.read_text("utf-8"), re.M):
+            heads.update(re.findall(r"(?:^|/| and )\s*(\w+)\(", line))
+    return heads
+
+
+def _emitted(game: str) -> dict[str, list[str]]:
+    """Each predicate the game's code builds a fact of (`fact("name", ...)`), with where."""
+    found: dict[str, list[str]] = {}
+    for path in sorted(Path("pyengine", "games", game).glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text("utf-8"))):
+            if (isinstance(node, ast.Call) and isinstance(node.func, ast.Name) and node.func.id == "fact"
+                    and node.args and isinstance(node.args[0], ast.Constant)):
+                found.setdefault(node.args[0].value, []).append(f"{path}:{node.lineno}")
+    return found
 
 
 @pytest.mark.parametrize("game", GAMES)
@@ -183,3 +208,18 @@ def test_every_open_question_of_the_duel_is_named_by_a_reading_or_an_assumption(
     assert named == {n for n in kb.readings if n.startswith("dfm_")}
     assert {"discarded_token_identity", "shelob_lock_trigger", "nazgul_start", "chained_symbols", "fight_order",
             "final_tie", "simultaneous_victory", "board_connections", "ring_track_length"} <= set(questions)
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_input_predicate_is_documented_in_the_encodings(game: str) -> None:
+    """The input vocabulary (Game.input_predicates, declared once) has a doc block for each predicate."""
+    missing = sorted(set(registry()[game].input_predicates) - _documented(game))
+    assert not missing, f"{game}: input predicates without a doc block: {missing}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_every_fact_a_game_builds_is_in_its_input_vocabulary(game: str) -> None:
+    emitted = _emitted(game)
+    assert emitted
+    unknown = {name: where for name, where in emitted.items() if name not in registry()[game].input_predicates}
+    assert not unknown, f"{game}: facts built outside the input vocabulary: {unknown}"
