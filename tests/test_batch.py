@@ -148,18 +148,17 @@ def test_check_answers_a_folder_in_batches_as_one_file_at_a_time(tmp_path: Path)
 
 @pytest.mark.parametrize("game", ["lotr", "marvel", "dfm"])
 def test_the_encodings_run_with_plain_clingo_on_one_scenarios_facts(game: str, tmp_path: Path) -> None:
-    """README: `pyengine facts FILE > facts.lp`, then clingo on the game's rules and facts folders and that file,
-    gives each question's verdict (the encodings need no rewriting), for a scenario whose questions share their
-    readings and timeline (one unit: pyengine.core.engine.units). The Duel's encodings run over moments: clingo's own
-    command line with Python scripts enabled (`python -m pyengine.core.stepwise`) runs their driver,
-    rules/dfm/main.lp."""
+    """README: `pyengine facts FILE > facts.lp`, then clingo on the game's entry file (rules/<game>/main.lp) and
+    that file, gives each question's verdict (the encodings need no rewriting), for a scenario whose questions
+    share their readings and timeline (one unit: pyengine.core.engine.units). The Duel's encodings run over
+    moments: clingo's own command line with Python scripts enabled (`python -m pyengine.core.stepwise`) runs
+    their driver, which is the Duel's entry file."""
     from pyengine.core.engine import units
-    from pyengine.core.resources import facts_dir, rules_dir
+    from pyengine.core.resources import rules_dir
     from pyengine.games import game as one_game
 
     module = one_game(game)
-    files = [*(Path(rules_dir(), "common", n) for n in module.common_files),
-             *sorted(Path(rules_dir(), game).glob("*.lp")), *sorted(Path(facts_dir(), game).glob("*.lp"))]
+    files = [Path(rules_dir(), game, "main.lp")]
     single = [s for s in _scenarios(game) if len(units(s, {})) == 1]
     assert len(single) >= 8
     for scenario in single[:8]:

@@ -223,3 +223,16 @@ def test_every_fact_a_game_builds_is_in_its_input_vocabulary(game: str) -> None:
     assert emitted
     unknown = {name: where for name, where in emitted.items() if name not in registry()[game].input_predicates}
     assert not unknown, f"{game}: facts built outside the input vocabulary: {unknown}"
+
+
+@pytest.mark.parametrize("game", GAMES)
+def test_each_games_entry_file_includes_the_program_the_engine_runs(game: str) -> None:
+    """rules/<game>/main.lp, which plain clingo runs (README), includes exactly the files the engine loads for
+    every kind of question together, so the two cannot drift apart."""
+    from pyengine.core.engine import program_files
+
+    main = Path(rules_dir(), game, "main.lp")
+    included = {(main.parent / name).resolve() for name in re.findall(r'^#include "([^"]+)"\.', main.read_text("utf-8"),
+                                                                     re.M)}
+    game_ = registry()[game]
+    assert included == {p.resolve() for p in program_files(game, frozenset(game_.kind_files))}
