@@ -1,0 +1,113 @@
+"""The `pyengine` command line: a thin layer over pyengine.api that parses options (parser.py) and prints its
+results (commands.py: as text, or with --json exactly the results' to_json()). Here: how a command runs - in
+this process, bounding each file it reads, or as one unit of bounded work - and its exit code.
+
+Exit codes: 0 all expectations hold, 1 an expectation failed, 2 bad input (nothing else is printed then).
+"""
+
+from __future__ import annotations
+
+import argparse
+import contextlib
+import io
+import os
+import sys
+from typing import Any
+
+from pyengine.cli.commands import reading_pairs
+from pyengine.cli.parser import build_parser
+from pyengine.core.errors import InputError
+from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, limits
+from pyengine.core.text import printable
+
+# Commands answered in the calling process: they read only the knowledge base's own declarations (serve answers
+# in its own bounded worker pool).
+IN_PROCESS = {"readings", "rules", "schema", "serve"}
+# Commands that bound each file they read on their own (pyengine.run.runner, one unit per file).
+PER_FILE = {"check", "deck"}
+
+
+class _Escaping(io.TextIOBase):
+    """An output stream that writes every control character as an escape, but for newlines and tabs."""
+
+    def __init__(self, stream: Any):
+        self.stream = stream
+
+    def write(self, text: str) -> int:
+        self.stream.write(printable(text, keep="\n\t"))
+        return len(text)
+
+    def flush(self) -> None:
+        self.stream.flush()
+
+    def isatty(self) -> bool:
+        return self.stream.isatty()
+
+
+def _report(error: InputError) -> int:
+    for one in error.all():
+        print(f"error: {one}", file=sys.stderr)
+    return 2
+
+
+def _run(args: argparse.Namespace) -> int:
+    """The command's own function, its input errors as one line each and exit code 2 (a defect too, named as
+    one, unless PYENGINE_DEBUG is set)."""
+    try:
+        args.readings = reading_pairs(args)
+        return int(args.func(args))
+    except InputError as error:
+        return _report(error)
+    except (KeyboardInterrupt, BrokenPipeError):
+        raise
+    except Exception as error:
+        if os.environ.get("PYENGINE_DEBUG"):
+            raise
+        from pyengine.run.runner import defect_message
+
+        return _report(InputError(defect_message(error)))
+
+
+def _bounded(args: argparse.Namespace) -> int:
+    """Run a whole command as one unit of bounded work: what it prints is shown only once it has finished."""
+    from pyengine.run.runner import Failure, run_bounded
+
+
+    def work(_: Any) -> tuple[int, str, str]:
+        out, err = io.StringIO(), io.StringIO()
+        with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+            code = _run(args)
+        return code, out.getvalue(), err.getvalue()
+
+    [result] = run_bounded(work, [None])
+    if isinstance(result, Failure):
+        return _report(InputError(result.message, field=args.command))
+    code, out, err = result
+    sys.stdout.write(out)
+    sys.stderr.write(err)
+    return code
+
+
+def main(argv: list[str] | None = None) -> int:
+    """The command line: exit 0 when every expectation holds, 1 when one does not, 2 for bad input or work
+    stopped at a bound, 130 when interrupted."""
+    for stream in (sys.stdout, sys.stderr):
+        if hasattr(stream, "reconfigure"):
+            stream.reconfigure(errors="backslashreplace")
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    limits.max_instances = args.max_instances
+    limits.memory_mb = args.memory
+    limits.solve_seconds = args.timeout or LONG_COMMANDS.get(args.command, DEFAULT_LIMITS.solve_seconds)
+    stdout, stderr = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = _Escaping(stdout), _Escaping(stderr)
+    try:
+        return _run(args) if args.command in IN_PROCESS | PER_FILE else _bounded(args)
+    except KeyboardInterrupt:
+        print("error: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    finally:
+        sys.stdout.flush()
+        sys.stdout, sys.stderr = stdout, stderr

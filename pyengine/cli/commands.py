@@ -1,0 +1,216 @@
+"""The commands of `pyengine`: each calls the API and prints its result, as text or with --json exactly the
+result's to_json()."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from pyengine.core.errors import InputError
+from pyengine.core.limits import DEFAULT_LIMITS
+from pyengine.games import importer
+
+
+def _api() -> Any:
+    """pyengine.api, imported when a command first needs it (so that --help starts without clingo)."""
+    from pyengine import api
+
+    return api
+
+
+def reading_pairs(args: argparse.Namespace) -> dict[str, str]:
+    """The `--reading NAME=VALUE` options as a mapping (validated by the API)."""
+    chosen: dict[str, str] = {}
+    for text in getattr(args, "reading", None) or []:
+        name, sep, value = text.partition("=")
+        if not sep:
+            raise InputError(f"--reading {text!r} has no '='", field="--reading", expected="NAME=VALUE")
+        chosen[name] = value
+    return chosen
+
+
+def _progress(done: int, total: int, started: float) -> None:
+    """A progress line on a terminal, for runs that take longer than a second (written to the terminal
+    itself: the only output that may move the cursor)."""
+    stream = sys.__stderr__
+    if stream is not None and stream.isatty() and total > 1 and time.monotonic() - started > 1.0:
+        print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=stream, flush=True)
+
+
+def _progress_line() -> Callable[[int, int], None]:
+    started = time.monotonic()
+    return lambda done, total: _progress(done, total, started)
+
+
+def cmd_check(args: argparse.Namespace) -> int:
+    result = _api().check(args.paths, args.readings, args.profile, args.jobs, _progress_line(), args.dask)
+    if args.json:
+        result.write_json(sys.stdout)
+        print()
+        return 1 if result.failed else 0
+    for scenario in result.scenarios:
+        for entry in scenario.questions:
+            if not entry.passed:
+                reasons = ", ".join(entry.rules) or "none"
+                print(f"FAIL {scenario.file} [{entry.question}]: {'; '.join(entry.failures)} (reasons: {reasons})")
+    print(f"{result.passed} passed, {result.failed} failed ({len(result.scenarios)} scenario files)")
+    return 1 if result.failed else 0
+
+
+def cmd_explain(args: argparse.Namespace) -> int:
+    result = _api().explain(Path(args.file), args.question, args.readings, args.profile)
+    print(result.to_json() if args.json else result.text)
+    return 0 if result.passed else 1
+
+
+def cmd_plays(args: argparse.Namespace) -> int:
+    result = _api().plays(Path(args.file), args.player, args.readings, args.profile)
+    print(result.to_json() if args.json else result.text)
+    return 0
+
+
+def cmd_deck(args: argparse.Namespace) -> int:
+    result = _api().check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
+                                _progress_line(), args.dask)
+    if args.json:
+        result.write_json(sys.stdout)
+        print()
+    else:
+        for entry in result.decks:
+            print(f"{entry.file}: {entry.verdict}")
+            for reason in entry.reasons:
+                sources = ", ".join(f"{s.document} {s.paragraph}" for s in reason.sources)
+                print(f"  {reason.rule} ({sources}): {reason.state}")
+            if entry.rested_on:
+                print("  rested on readings: " + ", ".join(f"{n}={v}" for n, v in sorted(entry.rested_on.items())))
+    return 0 if all(entry.valid for entry in result.decks) else 1
+
+
+def cmd_edge_cases(args: argparse.Namespace) -> int:
+    progress = _progress_line()
+    result = _api().edge_cases(args.game, tuple(args.compare) if args.compare else None, args.decisive, args.all,
+                            args.max_cards, args.max_instances, args.limit, args.out, progress)
+    if args.json:
+        print(result.to_json())
+        return 0
+    if not result.findings:
+        print(f"{result.a} and {result.b} give the same verdict on every state of up to {result.max_cards} cards and "
+              f"{result.max_instances} instances: within these bounds the choice makes no difference.")
+        return 0
+    print(f"{result.states} states where {result.a} and {result.b} disagree ({len(result.shapes)} shapes):")
+    for number, entry in enumerate(result.findings, 1):
+        where = f" -> {entry['file']}" if "file" in entry else ""
+        kinds = "; ".join(f"{k} {va}/{vb} by {r}" for k, va, vb, r in entry["shapes"])
+        print(f"  {number}. {kinds}{where}")
+    return 0
+
+
+def cmd_flip(args: argparse.Namespace) -> int:
+    result = _api().flip(Path(args.file), args.question, args.readings, args.profile)
+    if args.json:
+        print(result.to_json())
+        return 0
+    if not result.flippable or result.before is None or result.after is None:
+        print(f"[{args.question}] no change the game's flip program allows turns this verdict around")
+        return 0
+    print(f"[{args.question}] {result.before.verdict} -> {result.after.verdict} with "
+          f"{len(result.changes or [])} change(s):")
+    for change in result.changes or []:
+        print(f"  {change}")
+    print(f"  now decided by: {', '.join(result.after.rules) or 'no rule'}")
+    for entry in result.necessary_because or []:
+        print(f"  necessary because of {entry.rule}: {entry.statement}")
+    return 0
+
+
+def cmd_consistency(args: argparse.Namespace) -> int:
+    import os
+
+    result = _api().consistency(args.documents, args.docs or os.environ.get("PYENGINE_DOCS") or None, args.scenarios,
+                             not args.no_search, args.deep, args.baseline, args.write_baseline)
+    if args.json:
+        print(result.to_json())
+        return result.exit_code
+    accepted = set(result.accepted)
+    for entry in result.documents:
+        print(f"{entry['document']}: {entry['paragraphs']} paragraphs, {entry['normative']} normative, "
+              f"{entry['covered']} covered, {len(entry['findings'])} findings")
+        for finding in entry["findings"]:
+            mark = " [new]" if args.baseline and finding["id"] not in accepted else ""
+            paras = f" ({', '.join(finding['paragraphs'])})" if finding["paragraphs"] else ""
+            print(f"  {finding['severity']}: {finding['id']}{mark}{paras}: {finding['statement']}")
+    return result.exit_code
+
+
+def cmd_readings(args: argparse.Namespace) -> int:
+    result = _api().readings(args.game)
+    if args.json:
+        print(result.to_json())
+        return 0
+    for entry in result.readings:
+        print(f"{entry.reading} ({entry.game}): {entry.question}")
+        for choice in entry.choices:
+            mark = " [default]" if choice.value == entry.default else ""
+            print(f"  {choice.value}{mark}: {choice.statement} ({choice.document} {', '.join(choice.paragraphs)})")
+        if entry.profiles:
+            print("  profiles: " + ", ".join(f"{p}={v}" for p, v in entry.profiles.items()))
+    return 0
+
+
+def cmd_rules(args: argparse.Namespace) -> int:
+    result = _api().rules(args.game)
+    if args.json:
+        print(result.to_json())
+        return 0
+    for entry in result.rules:
+        sources = ", ".join(f"{s.document} {s.paragraph}" for s in entry.sources)
+        only = "".join(f" [only under {r.reading}={r.choice}]" for r in entry.readings)
+        print(f"{entry.rule}: {entry.statement}{only}\n    sources: {sources}")
+    return 0
+
+
+def cmd_facts(args: argparse.Namespace) -> int:
+    result = _api().facts(Path(args.file), args.readings, args.profile)
+    print(result.to_json() if args.json else "\n".join(result.facts))
+    return 0
+
+
+def cmd_schema(args: argparse.Namespace) -> int:
+    from pyengine.schema import schema
+
+    print(json.dumps(schema(args.name), indent=2, ensure_ascii=False))
+    return 0
+
+
+def cmd_import(args: argparse.Namespace) -> int:
+    result = _api().import_source(args.source, args.path, _progress_line(), replace=args.replace)
+    if args.json:
+        print(result.to_json())
+    else:
+        print(f"imported {result.cards} cards as catalog {result.source!r} into {result.store}")
+        for line in importer(args.source).report_lines(result.report):
+            print(line)
+    return 0
+
+
+def cmd_serve(args: argparse.Namespace) -> int:
+    import uvicorn
+
+    from pyengine.web.app import Settings, create_app
+
+    docs = args.docs or os.environ.get("PYENGINE_DOCS")
+    if docs and not Path(docs).is_dir():
+        raise InputError("no such folder", file=docs, field="--docs", expected="the folder of the rules documents")
+    scenarios = [Path(p) for p in (args.scenarios or ["examples", "tests/scenarios"])]
+    settings = Settings(docs=Path(docs) if docs else None, scenarios=[p for p in scenarios if p.exists()],
+                        workers=args.workers, solve_seconds=args.timeout or DEFAULT_LIMITS.solve_seconds,
+                        memory_mb=args.memory, max_instances=args.max_instances, server_memory_mb=args.memory)
+    print(f"pyengine explorer on http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=sys.stderr, flush=True)
+    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    return 0

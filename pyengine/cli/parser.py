@@ -1,0 +1,197 @@
+"""The options of `pyengine` and its commands (argparse), each command bound to its function in
+pyengine.cli.commands."""
+
+from __future__ import annotations
+
+import argparse
+import os
+
+from pyengine import __version__
+from pyengine.cli.commands import (
+    cmd_check,
+    cmd_consistency,
+    cmd_deck,
+    cmd_edge_cases,
+    cmd_explain,
+    cmd_facts,
+    cmd_flip,
+    cmd_import,
+    cmd_plays,
+    cmd_readings,
+    cmd_rules,
+    cmd_schema,
+    cmd_serve,
+)
+from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS
+from pyengine.core.resources import STORE_ENV
+from pyengine.games import GAME_NAMES, SOURCE_HELP, SOURCES
+
+
+def _port(text: str) -> int:
+    if not text.isdigit() or not 0 < int(text) < 65536:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a port (1 to 65535)")
+    return int(text)
+
+
+def _positive_int(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"expected a whole number of at least 1, got {text!r}")
+    return int(text)
+
+
+def _seconds(text: str) -> float:
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0 < value <= MAX_SECONDS:
+        raise argparse.ArgumentTypeError(f"expected a number of seconds above 0 and at most {MAX_SECONDS:g}, "
+                                         f"got {text!r}")
+    return value
+
+
+def _megabytes(text: str) -> int:
+    if not text.isdigit() or not 64 <= int(text) <= MAX_MEMORY_MB:
+        raise argparse.ArgumentTypeError(f"expected a whole number of megabytes from 64 to {MAX_MEMORY_MB}, "
+                                         f"got {text!r}")
+    return int(text)
+
+
+SCHEMA_NAMES = ("scenario", "answer", "check", "plays", "deck", "flip", "readings", "rules", "edge-cases",
+                "consistency", "import", "facts")
+
+
+DASK_HELP = ("spread the files over the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786; "
+             "instead of --jobs; needs pip install 'pyengine[dask]', and the files at the same paths on every worker)")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="pyengine", description=(
+        "A rules knowledge base for card games, in Answer Set Programming: says whether a play, a deck or an "
+        "action is legal and why, down to the paragraph of the rules document."))
+    parser.add_argument("--version", action="version", version=f"pyengine {__version__}")
+    parser.add_argument("--max-instances", type=_positive_int, default=DEFAULT_LIMITS.max_instances, metavar="N",
+                        help=f"refuse states with more than N card instances (default {DEFAULT_LIMITS.max_instances})")
+    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
+                        help=f"stop the work on one scenario or decklist (or, for edge-cases, consistency and import, "
+                             f"the whole command) that runs longer, grounding included (default "
+                             f"{DEFAULT_LIMITS.solve_seconds:g}; {LONG_COMMANDS['edge-cases']:g} for those three)")
+    parser.add_argument("--memory", type=_megabytes, default=DEFAULT_LIMITS.memory_mb, metavar="MB",
+                        help=f"stop the work on one unit that needs more memory (default {DEFAULT_LIMITS.memory_mb})")
+    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    processors = len(os.sched_getaffinity(0))
+
+    def readings_options(p: argparse.ArgumentParser) -> None:
+        p.add_argument("--reading", action="append", metavar="NAME=VALUE",
+                       help="choose a reading for this run (repeatable); wins over the scenario's choices")
+        p.add_argument("--profile", help="choose a named set of readings (see `pyengine readings`)")
+        p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+    check = sub.add_parser("check", help="run scenario files and compare the answers with their expectations")
+    check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
+    check.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
+                       help=f"check on N processes (default {processors}: the processors this command may use)")
+    check.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
+    readings_options(check)
+    check.set_defaults(func=cmd_check)
+
+    exp = sub.add_parser("explain", help="explain each answer: verdict <- rule <- paragraph <- state")
+    exp.add_argument("file", metavar="FILE")
+    exp.add_argument("--question", help="only this question id")
+    readings_options(exp)
+    exp.set_defaults(func=cmd_explain)
+
+    games = sorted(GAME_NAMES)
+    dk = sub.add_parser("deck", help="validate decklist files (YAML, or text lines like '4 Sting (1R313)'); "
+                                     "exit 1 when one is invalid")
+    dk.add_argument("files", nargs="+", metavar="FILE")
+    dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
+    dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one "
+                                          "(pyengine import)")
+    dk.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
+                    help=f"validate on N processes (default {processors}: the processors this command may use)")
+    dk.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
+    readings_options(dk)
+    dk.set_defaults(func=cmd_deck)
+
+    rd = sub.add_parser("readings", help="list the readings, their choices, defaults and paragraphs")
+    rd.add_argument("--game", choices=games)
+    rd.add_argument("--json", action="store_true", help="print the results as JSON")
+    rd.set_defaults(func=cmd_readings)
+
+    rl = sub.add_parser("rules", help="list the declared rules with their document paragraphs")
+    rl.add_argument("--game", choices=games)
+    rl.add_argument("--json", action="store_true", help="print the results as JSON")
+    rl.set_defaults(func=cmd_rules)
+
+    imp = sub.add_parser("import", help="import a public card database into the local catalog store "
+                                        f"(set {STORE_ENV} to choose where)")
+    imp.add_argument("source", choices=list(SOURCES),
+                     help="; ".join(f"{source}: {about}" for source, about in SOURCE_HELP.items()))
+    imp.add_argument("path", metavar="PATH", help="the card database folder (e.g. a clone's cards/)")
+    imp.add_argument("--replace", action="store_true",
+                     help="replace the stored cards even with none, or with fewer than half as many")
+    imp.add_argument("--json", action="store_true", help="print the data report as JSON")
+    imp.set_defaults(func=cmd_import)
+
+    ec = sub.add_parser("edge-cases", help="search, with clingo, the smallest states where two readings or "
+                                           "profiles disagree, or where one rule alone decides a verdict")
+    ec.add_argument("--game", choices=games, required=True)
+    ec.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                    help="two sides: default, a profile, or READING=CHOICE[,READING=CHOICE]")
+    ec.add_argument("--decisive", metavar="RULE", help="states where this rule alone decides a verdict")
+    ec.add_argument("--all", action="store_true", help="every distinct disagreement within the bounds, counted")
+    ec.add_argument("--max-cards", type=_positive_int, default=3, metavar="N", help="cards in a state (default 3)")
+    ec.add_argument("--max-instances", type=_positive_int, default=None, metavar="N",
+                    help="card instances in a state (default: as many as cards)")
+    ec.add_argument("--limit", type=_positive_int, default=20, metavar="N", help="at most N states (default 20)")
+    ec.add_argument("--out", metavar="DIR", help="write each state as a scenario file there")
+    ec.add_argument("--json", action="store_true", help="print the results as JSON")
+    ec.set_defaults(func=cmd_edge_cases)
+
+    co = sub.add_parser("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
+                                            "rules, and the Allies document's lint")
+    co.add_argument("documents", nargs="*", metavar="DOC", help="document ids (default: every document encoded)")
+    co.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS)")
+    co.add_argument("--scenarios", nargs="+", metavar="PATH",
+                    help="scenario folders (default: examples, tests/scenarios)")
+    co.add_argument("--no-search", action="store_true", help="skip the states the edge-case search finds")
+    co.add_argument("--deep", action="store_true", help="also search for dead and redundant rules (slow)")
+    co.add_argument("--baseline", metavar="FILE",
+                    help="accepted findings: exit 0 when nothing new appears, 1 otherwise")
+    co.add_argument("--write-baseline", metavar="FILE", help="write every finding of this run as accepted")
+    co.add_argument("--json", action="store_true", help="print the report as JSON")
+    co.set_defaults(func=cmd_consistency)
+
+    fl = sub.add_parser("flip", help="the smallest change to a scenario's state that turns a verdict around")
+    fl.add_argument("file", metavar="FILE")
+    fl.add_argument("--question", required=True, help="the question id")
+    readings_options(fl)
+    fl.set_defaults(func=cmd_flip)
+
+    pl = sub.add_parser("plays", help="every play open to a player in a scenario's state, legal or not, and why")
+    pl.add_argument("file", metavar="FILE")
+    pl.add_argument("--player", help="only this player (default: every player)")
+    readings_options(pl)
+    pl.set_defaults(func=cmd_plays)
+
+    sc = sub.add_parser("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
+    sc.add_argument("name", choices=SCHEMA_NAMES, help="scenario, or the command whose output it describes")
+    sc.set_defaults(func=cmd_schema)
+
+    sv = sub.add_parser("serve", help="the web rules explorer and the HTTP JSON API (each answer bounded by --timeout, "
+                                      "--memory and --max-instances)")
+    sv.add_argument("--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1, this machine only)")
+    sv.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
+    sv.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS); "
+                                                  "the rulebook shows paraphrases only without it")
+    sv.add_argument("--scenarios", nargs="+", metavar="PATH",
+                    help="scenario folders the rulebook cites (default: examples, tests/scenarios where present)")
+    sv.add_argument("--workers", type=_positive_int, default=2, help="worker processes answering (default 2)")
+    sv.set_defaults(func=cmd_serve)
+
+    fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
+    fa.add_argument("file", metavar="FILE")
+    readings_options(fa)
+    fa.set_defaults(func=cmd_facts)
+    return parser
