@@ -200,23 +200,27 @@ class Gatherer:
             await asyncio.gather(*(self._alone(*t) for t in taken))
 
 
-def create_app(settings: Settings) -> Starlette:
-    """The application; its worker pool starts with it and stops with it."""
-    pool = WorkerPool(jobs.run, settings.workers, settings.solve_seconds, settings.memory_mb, jobs.PRELOAD,
-                      settings.wait_seconds, settings.max_waiting)
-    gatherer = Gatherer(pool)
-    document_cache: dict[str, Any] = {}
+@dataclass
+class Server:
+    """What a running application holds: its settings, its worker pool, the gatherer of `plays` requests, and the
+    annotated documents already computed (a document's view depends only on the settings' docs and scenarios)."""
 
-    async def run(kind: str, data: dict[str, Any], seconds: float | None = None) -> tuple[int, Any]:
+    settings: Settings
+    pool: WorkerPool
+    gatherer: Gatherer
+    documents: dict[str, Any] = field(default_factory=dict)
+
+    async def run(self, kind: str, data: dict[str, Any], seconds: float | None = None) -> tuple[int, Any]:
         """A job in a worker: (200, its JSON text), (400, errors) for bad input, (422, errors) when stopped at a
         bound, (503, why) when no worker came free within the wait bounds, (500, the defect in one line) when
         pyengine failed. The job's fields are the request's; its kind and limits are the server's."""
+        settings = self.settings
         request = {k: v for k, v in data.items() if k not in SERVER_FIELDS}
         job = {**request, "kind": kind, "limits": {"max_instances": settings.max_instances,
                                                 "solve_seconds": seconds or settings.solve_seconds,
                                                 "max_reply_bytes": settings.max_reply_bytes}}
         try:
-            reply = await (gatherer.call(job, seconds) if kind == "plays" else pool.call(job, seconds))
+            reply = await (self.gatherer.call(job, seconds) if kind == "plays" else self.pool.call(job, seconds))
         except Busy as busy:
             return 503, [str(busy)]
         if isinstance(reply, Failure):
@@ -225,192 +229,229 @@ def create_app(settings: Settings) -> Starlette:
             return 400, reply["errors"]
         return 200, reply["ok"]
 
-    async def work(kind: str, data: dict[str, Any], seconds: float | None = None) -> Response:
-        status, reply = await run(kind, data, seconds)
-        if status == 200:
-            return Response(reply, media_type="application/json")
-        if status == 503:
-            return _error(status, reply, {"Retry-After": "5"})
-        return _error(status, reply)
-
-    def post(kind: str, seconds: float | None = None) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            try:
-                data = await _body(request)
-            except InputError as error:
-                return _error(400, [str(error)])
-            return await work(kind, data, seconds)
-
-        endpoint.__doc__ = getattr(jobs, kind).__doc__
-        return endpoint
-
-    def in_process(function: Callable[[Request], Any]) -> Callable[[Request], Awaitable[Response]]:
-        """An endpoint answered in the server itself (declarations and catalog lookups only)."""
-        async def endpoint(request: Request) -> Response:
-            try:
-                return JSONResponse(function(request))
-            except InputError as error:
-                return _error(400, [str(e) for e in error.all()])
-
-        endpoint.__doc__ = function.__doc__
-        return endpoint
-
-    def game_of(request: Request, required: bool = False) -> str | None:
-        game = request.query_params.get("game")
-        if game is None and not required:
-            return None
-        games = list(registry())
-        if game not in games:
-            raise InputError(f"unknown game {game!r}", field="game", expected="one of " + ", ".join(games))
-        return game
-
-    def readings_json(request: Request) -> Any:
-        """Every reading (of `?game=`), as `pyengine readings --json`."""
-        return api.readings(game_of(request)).to_dict()
-
-    def rules_json(request: Request) -> Any:
-        """Every declared rule (of `?game=`), as `pyengine rules --json`."""
-        return api.rules(game_of(request)).to_dict()
-
-    def cards_json(request: Request) -> Any:
-        """Cards for completion: `?game=GAME&q=sting&catalog=CATALOG&limit=20` (title, subtitle, collector's info,
-        card code, translated name)."""
-        from pyengine.core.store import open_catalog
-
-        game = game_of(request, required=True)
-        query = request.query_params.get("q", "")[:100]
-        text = request.query_params.get("limit", "20")
-        limit = min(50, max(1, int(text))) if text.isdigit() and len(text) <= 3 else 20
-        builtin = getattr(registry()[str(game)], "builtin_catalog", None)
-        if builtin is None:
-            return {"cards": []}
-        name = request.query_params.get("catalog", "builtin")
-        known = catalogs().get(str(game), ["builtin"])
-        if name not in known:  # named from the game's own list: never the store's path, never another game's
-            raise InputError(f"no catalog {name[:100]!r} for {game}", field="catalog",
-                             expected="one of " + ", ".join(known), suggestion=closest(name, known))
-        catalog = open_catalog(name, builtin)
-        return {"cards": [{"id": c.id, "label": c.label(), "title": c.title, "subtitle": c.subtitle,
-                           "collinfo": c.collinfo, "type": c.type, "unique": c.unique, "aliases": list(c.aliases)}
-                          for c in catalog.search(query, limit)]}
-
-    def catalogs_json(request: Request) -> Any:
-        """The catalogs of each game: the built-in one and those imported into the store."""
-        return {"catalogs": catalogs()}
-
-    def documents_json(request: Request) -> Any:
-        """The rules documents: id, game, file, and whether the docs folder holds it."""
-        return {"documents": documents_index(settings.docs)}
-
-    def game_form(request: Request) -> Response:
-        """A game's own part of the table builder (its package's form.js), for games whose table needs one."""
-        path = form_script(request.path_params["game"])
-        if path is None:
-            raise HTTPException(404, "no such game form")
-        return Response(path.read_text("utf-8"), media_type="text/javascript")
-
-    async def document_json(request: Request) -> Response:
-        """One document's paragraphs with the rules, readings, scenarios and findings of each."""
-        try:
-            return JSONResponse(await document_data(request.path_params["document"]))
-        except InputError as error:
-            return _error(404, [str(error)])
-        except Busy as busy:
-            return _error(503, [str(busy)], {"Retry-After": "5"})
-
-    async def document_data(document: str) -> dict[str, Any]:
+    async def document(self, document: str) -> dict[str, Any]:
+        """One document's annotated view, computed in a worker once."""
+        settings = self.settings
         known = [d["document"] for d in documents_index(settings.docs)]
         if document not in known:
             raise InputError(f"unknown document {document!r}", field="document", expected="one of " + ", ".join(known))
-        if document not in document_cache:
-            status, reply = await run("document", {
+        if document not in self.documents:
+            status, reply = await self.run("document", {
                 "document": document, "docs": str(settings.docs) if settings.docs else None,
                 "scenarios": [str(p) for p in settings.scenarios]}, settings.search_seconds)
             if status == 503:
                 raise Busy(reply[0])
             if status != 200:
                 raise InputError(reply[0])
-            document_cache[document] = json.loads(reply)
-        return document_cache[document]
+            self.documents[document] = json.loads(reply)
+        return self.documents[document]
 
-    def openapi(request: Request) -> Response:
-        from pyengine.web.openapi import openapi_document
 
-        return JSONResponse(openapi_document())
+def _server(request: Request) -> Server:
+    return request.app.state.server  # type: ignore[no-any-return]
 
-    def page(name: str) -> Callable[[Request], Awaitable[Response]]:
-        async def endpoint(request: Request) -> Response:
-            return templates.TemplateResponse(request, name, {"config": page_config()})
 
-        return endpoint
+# -- the JSON API ---------------------------------------------------------------------------------------------
 
-    def page_config() -> dict[str, Any]:
-        """What the pages' script needs to know: the games, their zones, questions, readings and catalogs."""
-        from pyengine.web.tables import games_config
-
-        return games_config(catalogs())
-
-    async def rulebook_index(request: Request) -> Response:
-        return templates.TemplateResponse(request, "rulebook_index.html",
-                                          {"documents": documents_index(settings.docs), "config": page_config()})
-
-    async def rulebook(request: Request) -> Response:
+def post(kind: str, search: bool = False) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint whose job runs in a worker (`search`: within the server's search bound, not its solve bound)."""
+    async def endpoint(request: Request) -> Response:
         try:
-            view = await document_data(request.path_params["document"])
-        except (InputError, Busy) as error:
-            return templates.TemplateResponse(request, "error.html", {"message": str(error), "config": page_config()},
-                                              status_code=503 if isinstance(error, Busy) else 404)
-        return templates.TemplateResponse(request, "rulebook.html", {"view": view, "config": page_config()})
+            data = await _body(request)
+        except InputError as error:
+            return _error(400, [str(error)])
+        server = _server(request)
+        status, reply = await server.run(kind, data, server.settings.search_seconds if search else None)
+        if status == 200:
+            return Response(reply, media_type="application/json")
+        if status == 503:
+            return _error(status, reply, {"Retry-After": "5"})
+        return _error(status, reply)
 
-    async def root(request: Request) -> Response:
-        return RedirectResponse("/table")
+    endpoint.__doc__ = getattr(jobs, kind).__doc__
+    return endpoint
 
-    async def no_icon(request: Request) -> Response:
-        return Response(status_code=204)
+
+def in_process(function: Callable[[Request], Any]) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint answered in the server itself (declarations and catalog lookups only)."""
+    async def endpoint(request: Request) -> Response:
+        try:
+            return JSONResponse(function(request))
+        except InputError as error:
+            return _error(400, [str(e) for e in error.all()])
+
+    endpoint.__doc__ = function.__doc__
+    return endpoint
+
+
+def _game_of(request: Request, required: bool = False) -> str | None:
+    game = request.query_params.get("game")
+    if game is None and not required:
+        return None
+    games = list(registry())
+    if game not in games:
+        raise InputError(f"unknown game {game!r}", field="game", expected="one of " + ", ".join(games))
+    return game
+
+
+def readings_json(request: Request) -> Any:
+    """Every reading (of `?game=`), as `pyengine readings --json`."""
+    return api.readings(_game_of(request)).to_dict()
+
+
+def rules_json(request: Request) -> Any:
+    """Every declared rule (of `?game=`), as `pyengine rules --json`."""
+    return api.rules(_game_of(request)).to_dict()
+
+
+def cards_json(request: Request) -> Any:
+    """Cards for completion: `?game=GAME&q=sting&catalog=CATALOG&limit=20` (title, subtitle, collector's info,
+    card code, translated name)."""
+    from pyengine.core.store import open_catalog
+
+    game = _game_of(request, required=True)
+    query = request.query_params.get("q", "")[:100]
+    text = request.query_params.get("limit", "20")
+    limit = min(50, max(1, int(text))) if text.isdigit() and len(text) <= 3 else 20
+    builtin = getattr(registry()[str(game)], "builtin_catalog", None)
+    if builtin is None:
+        return {"cards": []}
+    name = request.query_params.get("catalog", "builtin")
+    known = catalogs().get(str(game), ["builtin"])
+    if name not in known:  # named from the game's own list: never the store's path, never another game's
+        raise InputError(f"no catalog {name[:100]!r} for {game}", field="catalog",
+                         expected="one of " + ", ".join(known), suggestion=closest(name, known))
+    catalog = open_catalog(name, builtin)
+    return {"cards": [{"id": c.id, "label": c.label(), "title": c.title, "subtitle": c.subtitle,
+                       "collinfo": c.collinfo, "type": c.type, "unique": c.unique, "aliases": list(c.aliases)}
+                      for c in catalog.search(query, limit)]}
+
+
+def catalogs_json(request: Request) -> Any:
+    """The catalogs of each game: the built-in one and those imported into the store."""
+    return {"catalogs": catalogs()}
+
+
+def documents_json(request: Request) -> Any:
+    """The rules documents: id, game, file, and whether the docs folder holds it."""
+    return {"documents": documents_index(_server(request).settings.docs)}
+
+
+async def document_json(request: Request) -> Response:
+    """One document's paragraphs with the rules, readings, scenarios and findings of each."""
+    try:
+        return JSONResponse(await _server(request).document(request.path_params["document"]))
+    except InputError as error:
+        return _error(404, [str(error)])
+    except Busy as busy:
+        return _error(503, [str(busy)], {"Retry-After": "5"})
+
+
+def openapi(request: Request) -> Response:
+    from pyengine.web.openapi import openapi_document
+
+    return JSONResponse(openapi_document())
+
+
+# -- the pages ------------------------------------------------------------------------------------------------
+
+def page(name: str) -> Callable[[Request], Awaitable[Response]]:
+    async def endpoint(request: Request) -> Response:
+        return templates.TemplateResponse(request, name, {"config": page_config()})
+
+    return endpoint
+
+
+def page_config() -> dict[str, Any]:
+    """What the pages' script needs to know: the games, their zones, questions, readings and catalogs."""
+    from pyengine.web.tables import games_config
+
+    return games_config(catalogs())
+
+
+def game_form(request: Request) -> Response:
+    """A game's own part of the table builder (its package's form.js), for games whose table needs one."""
+    path = form_script(request.path_params["game"])
+    if path is None:
+        raise HTTPException(404, "no such game form")
+    return Response(path.read_text("utf-8"), media_type="text/javascript")
+
+
+async def rulebook_index(request: Request) -> Response:
+    return templates.TemplateResponse(request, "rulebook_index.html",
+                                      {"documents": documents_index(_server(request).settings.docs),
+                                       "config": page_config()})
+
+
+async def rulebook(request: Request) -> Response:
+    try:
+        view = await _server(request).document(request.path_params["document"])
+    except (InputError, Busy) as error:
+        return templates.TemplateResponse(request, "error.html", {"message": str(error), "config": page_config()},
+                                          status_code=503 if isinstance(error, Busy) else 404)
+    return templates.TemplateResponse(request, "rulebook.html", {"view": view, "config": page_config()})
+
+
+async def root(request: Request) -> Response:
+    return RedirectResponse("/table")
+
+
+async def no_icon(request: Request) -> Response:
+    return Response(status_code=204)
+
+
+async def http_error(request: Request, exc: Exception) -> Response:
+    assert isinstance(exc, HTTPException)
+    return _error(exc.status_code, [str(exc.detail)])
+
+
+ROUTES = [
+    Route("/", root),
+    Route("/favicon.ico", no_icon),
+    Route("/table", page("table.html")),
+    Route("/answers", page("answers.html")),
+    Route("/disagreements", page("disagreements.html")),
+    Route("/rulebook", rulebook_index),
+    Route("/rulebook/{document}", rulebook),
+    Route("/openapi.json", openapi),
+    Route("/api/answer", post("answer"), methods=["POST"]),
+    Route("/api/plays", post("plays"), methods=["POST"]),
+    Route("/api/flip", post("flip"), methods=["POST"]),
+    Route("/api/facts", post("facts"), methods=["POST"]),
+    Route("/api/compare", post("compare"), methods=["POST"]),
+    Route("/api/edge-cases", post("edge_cases", search=True), methods=["POST"]),
+    Route("/api/export", post("export"), methods=["POST"]),
+    Route("/api/parse", post("parse"), methods=["POST"]),
+    Route("/api/cards", in_process(cards_json)),
+    Route("/api/catalogs", in_process(catalogs_json)),
+    Route("/api/readings", in_process(readings_json)),
+    Route("/api/rules", in_process(rules_json)),
+    Route("/api/documents", in_process(documents_json)),
+    Route("/api/documents/{document}", document_json),
+    Route("/games/{game}/form.js", game_form),
+    Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
+]
+
+
+def create_app(settings: Settings) -> Starlette:
+    """The application; its worker pool starts with it and stops with it."""
+    pool = WorkerPool(jobs.run, settings.workers, settings.solve_seconds, settings.memory_mb, jobs.PRELOAD,
+                      settings.wait_seconds, settings.max_waiting)
+    server = Server(settings, pool, Gatherer(pool))
 
     @asynccontextmanager
     async def lifespan(app: Starlette):  # type: ignore[no-untyped-def]
         pool.start()  # the fork server starts here, without the server's own ceiling
         if settings.server_memory_mb is not None:
             limit_server_memory(settings.server_memory_mb)
-        gatherer.start()
+        server.gatherer.start()
         try:
             yield
         finally:
-            gatherer.stop()
+            server.gatherer.stop()
             pool.close()
 
-    routes = [
-        Route("/", root),
-        Route("/favicon.ico", no_icon),
-        Route("/table", page("table.html")),
-        Route("/answers", page("answers.html")),
-        Route("/disagreements", page("disagreements.html")),
-        Route("/rulebook", rulebook_index),
-        Route("/rulebook/{document}", rulebook),
-        Route("/openapi.json", openapi),
-        Route("/api/answer", post("answer"), methods=["POST"]),
-        Route("/api/plays", post("plays"), methods=["POST"]),
-        Route("/api/flip", post("flip"), methods=["POST"]),
-        Route("/api/facts", post("facts"), methods=["POST"]),
-        Route("/api/compare", post("compare"), methods=["POST"]),
-        Route("/api/edge-cases", post("edge_cases", settings.search_seconds), methods=["POST"]),
-        Route("/api/export", post("export"), methods=["POST"]),
-        Route("/api/parse", post("parse"), methods=["POST"]),
-        Route("/api/cards", in_process(cards_json)),
-        Route("/api/catalogs", in_process(catalogs_json)),
-        Route("/api/readings", in_process(readings_json)),
-        Route("/api/rules", in_process(rules_json)),
-        Route("/api/documents", in_process(documents_json)),
-        Route("/api/documents/{document}", document_json),
-        Route("/games/{game}/form.js", game_form),
-        Mount("/static", StaticFiles(directory=str(HERE / "static")), name="static"),
-    ]
-
-    async def http_error(request: Request, exc: Exception) -> Response:
-        assert isinstance(exc, HTTPException)
-        return _error(exc.status_code, [str(exc.detail)])
-
-    app = Starlette(routes=routes, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    app = Starlette(routes=ROUTES, lifespan=lifespan, exception_handlers={HTTPException: http_error})
+    app.state.server = server
     app.add_middleware(BodyLimit, limit=settings.max_request_bytes)
     return app
