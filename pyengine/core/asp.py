@@ -1,7 +1,7 @@
 """The one builder of the facts pyengine hands to clingo. Every value is typed: a Python `str` is always data
 (a clingo string, escaped), a `Const` is a name the knowledge base defines (checked to be a plain lowercase
 identifier, so it can never carry code), an `int` is range-checked against MAX_NUMBER, and a `Term` nests
-them. No other module formats a value into program text; tests/test_hostile.py scans the code for that.
+them. No other module formats a value into program text; tests/hostile/test_hostile.py scans the code for that.
 
 Numbers: every number of an input is at most MAX_NUMBER in absolute value, checked where the input is read
 (with its file and line); here again as the last line of defence. A clingo.Symbol (read back from a model)

@@ -16,11 +16,11 @@ import jsonschema
 import pytest
 from starlette.testclient import TestClient
 
+from conftest import ROOT
 from pyengine import api
 from pyengine.schema import schema
 from pyengine.web.app import Settings, create_app
 
-ROOT = Path(__file__).parent.parent
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 BAD = ROOT / "tests" / "bad_input"

@@ -9,12 +9,13 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from pyengine.core import kb as kbase
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.sources import DOCUMENT_FILES, read_document
 from pyengine.games import registry
 
-DOCS = Path(__file__).resolve().parents[2] / "shared" / "docs"
+DOCS = ROOT.parent / "shared" / "docs"
 GAMES = sorted(registry())
 
 
@@ -154,7 +155,7 @@ def test_a_discard_rests_on_the_coins_and_the_discard_pile() -> None:
     assert {"take_card", "covering", "coins_reserve", "discard_pile"} <= set(take.assumptions)
     assert set(coins.assumptions) == set(take.assumptions) and start.assumptions == []
     assert "rested on base-game assumptions: none" in api.explain(table, "start").text
-    sting = Path(__file__).parent.parent / "examples" / "judge_second_sting.yaml"
+    sting = ROOT / "examples" / "judge_second_sting.yaml"
     assert api.answer(sting).questions[0].assumptions is None
 
 

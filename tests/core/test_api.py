@@ -10,12 +10,12 @@ import jsonschema
 import pytest
 
 import pyengine
+from conftest import ROOT
 from pyengine import api
 from pyengine.core.scenario import scenario_files
 from pyengine.core.yamlio import load_file
 from pyengine.schema import OUTPUTS, schema
 
-ROOT = Path(__file__).parent.parent
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 TABLE = {
     "game": "lotr",

@@ -15,13 +15,14 @@ import clingo
 import pytest
 from clingo import ast
 
+from conftest import ROOT
 from pyengine import api
 from pyengine.core import kb, stepwise
 from pyengine.core.answering import plays_table
 from pyengine.core.engine import answer as engine_answer
 from pyengine.core.engine import answer_sides, ground_timeline, program, units
 
-GOLDEN = Path(__file__).parent / "golden" / "dfm_answers.json"
+GOLDEN = ROOT / "tests" / "golden" / "dfm_answers.json"
 RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))
 # `plays` on this file had no model under the one program (clasp's equivalence preprocessing on its size); it is
 # answered now, so nothing was recorded to compare with.

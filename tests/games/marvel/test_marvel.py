@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from pyengine.core.errors import InputError
 from pyengine.games.marvel import importer as marvelsdb
 
-ROOT = Path(__file__).resolve().parents[1]
 DATA = ROOT.parent / "shared" / "data" / "marvelsdb"
 needs_data = pytest.mark.skipif(not (DATA / "pack").is_dir(), reason=f"MarvelCDB data not found at {DATA}")
 

@@ -9,7 +9,8 @@ from pathlib import Path
 
 import pytest
 
-ROOT = Path(__file__).resolve().parents[1]
+from conftest import ROOT
+
 BAD = ROOT / "tests" / "bad_input"
 
 # Each bad-input file, with words its one-line message must contain (besides the file and line).

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import ROOT
 from dev.fuzz import (
     mutate_structure,
     mutate_text,
@@ -14,8 +15,6 @@ from dev.fuzz import (
     run_kill,
     run_server,
 )
-
-ROOT = Path(__file__).resolve().parents[1]
 
 
 def test_short_fuzz_run_has_no_tracebacks() -> None:

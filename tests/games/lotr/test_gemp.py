@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from pyengine.core.errors import InputError
 from pyengine.games.lotr import importer as gemp
 
-ROOT = Path(__file__).resolve().parents[1]
 GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
 needs_gemp = pytest.mark.skipif(not GEMP.is_dir(), reason=f"GEMP card data not found at {GEMP}")
 

@@ -20,12 +20,12 @@ import pytest
 from hypothesis import HealthCheck, assume, given, settings
 from hypothesis import strategies as st
 
+from conftest import ROOT
 from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.games.dfm.game import REGIONS
 from pyengine.games.marvel.game import loose_key
 
-ROOT = Path(__file__).resolve().parents[1]
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 
 

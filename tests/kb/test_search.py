@@ -9,12 +9,12 @@ from pathlib import Path
 import pytest
 import yaml
 
+from conftest import ROOT
 from pyengine.core import kb as kbase
 from pyengine.core.engine import answer
 from pyengine.core.scenario import load_scenario, scenario_from_data
 from pyengine.tools.edge_cases import Side, parse_side, scenario_of, search
 
-ROOT = Path(__file__).resolve().parents[1]
 GEMP_DEPARTURES = {"lotr_nonunique_exempt", "lotr_any_title_blocks_unique", "lotr_revival_unchecked",
                    "lotr_deck_four_per_stored_title", "lotr_deck_stored_titles_apart", "lotr_deck_counts_all_cards",
                    "lotr_heal_spare_copy"}
@@ -35,7 +35,7 @@ def test_compare_default_and_gemp_finds_every_departure_unprompted(tmp_path: Pat
 
 def _further_reading_pairs(game: str) -> list[tuple[str, str, str]]:
     """The default of each reading against each of its choices but the first other one: the consistency report
-    searches the default against the first (tests/test_consistency.py checks every state it finds), so these are
+    searches the default against the first (tests/kb/test_consistency.py checks every state it finds), so these are
     the pairs only this test searches."""
     kb = kbase.load(game)
     return [(game, f"{n}={r.default}", f"{n}={c}") for n, r in sorted(kb.readings.items())

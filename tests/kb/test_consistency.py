@@ -9,9 +9,9 @@ from pathlib import Path
 
 import pytest
 
+from conftest import ROOT
 from pyengine.cli import main
 
-ROOT = Path(__file__).resolve().parents[1]
 DOCS = ROOT.parent / "shared" / "docs"
 pytestmark = pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents are not at {DOCS}")
 
