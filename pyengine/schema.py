@@ -1,6 +1,7 @@
-"""JSON Schemas, version 1: of scenario files (pyengine/schemas/scenario.schema.json, written by hand, for editors
-that validate and complete YAML), and of every command's `--json` output, derived from the API's result
-dataclasses so that the schema and the output cannot drift apart."""
+"""JSON Schemas, version 1: of scenario files (written by hand, for editors that validate and complete YAML: the
+fields every game shares in pyengine/schemas/scenario.schema.json, each game's own in its package's
+scenario.schema.json, assembled here from the registry), and of every command's `--json` output, derived from
+the API's result dataclasses so that the schema and the output cannot drift apart."""
 
 from __future__ import annotations
 
@@ -12,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core import results
+from pyengine.games import SPECS, game_file
 
 SCHEMA_VERSION = 1
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
@@ -63,10 +65,26 @@ def _define(cls: type, defs: dict[str, Any]) -> None:
                           "properties": properties, "required": required, "additionalProperties": False}
 
 
+def _scenario_schema() -> dict[str, Any]:
+    """The shared fields, then one `if game is G then ...` branch per game, with the game's own definitions."""
+    shared = json.loads(Path(__file__).with_name("schemas").joinpath("scenario.schema.json").read_text("utf-8"))
+    parts = {}
+    for game in SPECS:
+        path = game_file(game, "scenario.schema.json")
+        if path is not None:
+            parts[game] = json.loads(path.read_text("utf-8"))
+    shared["properties"]["game"] = {"enum": list(parts),
+                                    "description": "; ".join(f"{g}: {p['description']}" for g, p in parts.items())}
+    branches = [{"if": {"properties": {"game": {"const": g}}}, "then": p["then"]} for g, p in parts.items()]
+    definitions = {**shared.pop("$defs"), **{k: v for p in parts.values() for k, v in p["$defs"].items()}}
+    closing = {"unevaluatedProperties": shared.pop("unevaluatedProperties")}
+    return {**shared, "allOf": branches, **closing, "$defs": definitions}
+
+
 def schema(name: str) -> dict[str, Any]:
     """The JSON Schema of scenario files (`scenario`) or of a command's --json output (its name)."""
     if name == "scenario":
-        return json.loads(Path(__file__).with_name("schemas").joinpath("scenario.schema.json").read_text("utf-8"))
+        return _scenario_schema()
     defs: dict[str, Any] = {}
     _define(OUTPUTS[name], defs)
     root = defs.pop(OUTPUTS[name].__name__)

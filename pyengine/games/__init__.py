@@ -119,9 +119,10 @@ def game_modules() -> list[str]:
     return [spec.module for spec in SPECS.values()]
 
 
-def form_script(name: str) -> Path | None:
-    """The explorer's form of a game whose table needs its own (form.js in its package), or None."""
-    path = Path(__file__).with_name(name) / "form.js"
+def game_file(name: str, file: str) -> Path | None:
+    """A data file of a game's package (form.js: the explorer's form of a game whose table needs its own;
+    scenario.schema.json: its part of the scenario schema), or None where it has none."""
+    path = Path(__file__).with_name(name) / file
     return path if name in SPECS and path.is_file() else None
 
 

@@ -31,7 +31,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from pyengine import api
 from pyengine.core.errors import InputError, closest
 from pyengine.core.yamlio import check_data
-from pyengine.games import form_script, registry
+from pyengine.games import game_file, registry
 from pyengine.run.runner import Busy, Failure, WorkerPool, limit_server_memory
 from pyengine.web import jobs
 from pyengine.web.documents import documents_index
@@ -371,7 +371,7 @@ def page_config() -> dict[str, Any]:
 
 def game_form(request: Request) -> Response:
     """A game's own part of the table builder (its package's form.js), for games whose table needs one."""
-    path = form_script(request.path_params["game"])
+    path = game_file(request.path_params["game"], "form.js")
     if path is None:
         raise HTTPException(404, "no such game form")
     return Response(path.read_text("utf-8"), media_type="text/javascript")

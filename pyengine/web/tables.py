@@ -8,7 +8,7 @@ from __future__ import annotations
 from typing import Any
 
 from pyengine.core import kb as kbase
-from pyengine.games import SPECS, form_script, registry
+from pyengine.games import SPECS, game_file, registry
 
 
 def _readings(game: str) -> list[dict[str, Any]]:
@@ -31,4 +31,4 @@ def games_config(catalogs: dict[str, list[str]]) -> dict[str, Any]:
             **game.web_extras(),
         }
     return {"games": games, "default_game": next(iter(SPECS)),
-            "forms": [f"/games/{name}/form.js" for name in games if form_script(name)]}
+            "forms": [f"/games/{name}/form.js" for name in games if game_file(name, "form.js")]}
