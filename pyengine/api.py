@@ -1,12 +1,14 @@
 """The Python API of pyengine, for programs that embed it (a game server, a deck builder, a judge's tool).
 
-Load a scenario from a file, a YAML string or a plain dict; ask its questions (`answer`), every play open to a
+Load a scenario from a file path (`Path` or `str`, in every function alike), a plain dict, or YAML text given
+as `load(text=...)`; ask its questions (`answer`), every play open to a
 player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`); validate
 decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`). Readings and
 profiles are arguments. Results are typed dataclasses whose `to_json()` is exactly what the command line's
 `--json` prints (the command line is a thin layer over these functions). Every bad input raises `InputError`,
 which carries the file, line, column, field, what was expected and a suggestion; `error.all()` lists each
-error when several were found in one pass.
+error when several were found in one pass. `check` and `check_decks` answer every file they can and report
+the others with their errors (`result.errors`, `result.exit_code`).
 
     import pyengine
     table = pyengine.load(Path("examples/judge_second_sting.yaml"))

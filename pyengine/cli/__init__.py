@@ -2,7 +2,9 @@
 results (commands.py: as text, or with --json exactly the results' to_json()). Here: how a command runs - in
 this process, bounding each file it reads, or as one unit of bounded work - and its exit code.
 
-Exit codes: 0 all expectations hold, 1 an expectation failed, 2 bad input (nothing else is printed then).
+Exit codes (pyengine.core.errors, README "Exit codes"): 0 every verdict and expectation holds, 1 one failed,
+2 bad input or usage, 3 work stopped at a time or memory bound, 4 a defect of pyengine; a command over many
+files exits with the worst of them, 130 when interrupted.
 """
 
 from __future__ import annotations
@@ -16,13 +18,13 @@ from typing import Any
 
 from pyengine.cli.commands import reading_pairs
 from pyengine.cli.parser import build_parser
-from pyengine.core.errors import InputError
+from pyengine.core.errors import DefectError, InputError
 from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, limits
 from pyengine.core.text import printable
 
 # Commands answered in the calling process: they read only the knowledge base's own declarations (serve answers
 # in its own bounded worker pool).
-IN_PROCESS = {"readings", "rules", "schema", "serve"}
+IN_PROCESS = {"readings", "rules", "schema", "serve", "completion"}
 # Commands that bound each file they read on their own (pyengine.run.runner, one unit per file).
 PER_FILE = {"check", "deck"}
 
@@ -45,14 +47,15 @@ class _Escaping(io.TextIOBase):
 
 
 def _report(error: InputError) -> int:
+    """Each error on a line of its own; the exit code its worst one gives."""
     for one in error.all():
         print(f"error: {one}", file=sys.stderr)
-    return 2
+    return error.exit_code
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The command's own function, its input errors as one line each and exit code 2 (a defect too, named as
-    one, unless PYENGINE_DEBUG is set)."""
+    """The command's own function, its errors as one line each with their exit code (a defect named as one,
+    exit 4, unless PYENGINE_DEBUG is set)."""
     try:
         args.readings = reading_pairs(args)
         return int(args.func(args))
@@ -65,7 +68,7 @@ def _run(args: argparse.Namespace) -> int:
             raise
         from pyengine.run.runner import defect_message
 
-        return _report(InputError(defect_message(error)))
+        return _report(DefectError(defect_message(error)))
 
 
 def _bounded(args: argparse.Namespace) -> int:
@@ -81,7 +84,7 @@ def _bounded(args: argparse.Namespace) -> int:
 
     [result] = run_bounded(work, [None])
     if isinstance(result, Failure):
-        return _report(InputError(result.message, field=args.command))
+        return _report(result.error(field=args.command))
     code, out, err = result
     sys.stdout.write(out)
     sys.stderr.write(err)
@@ -89,8 +92,7 @@ def _bounded(args: argparse.Namespace) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    """The command line: exit 0 when every expectation holds, 1 when one does not, 2 for bad input or work
-    stopped at a bound, 130 when interrupted."""
+    """The command line, with the exit codes of this module's text."""
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")

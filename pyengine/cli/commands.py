@@ -14,6 +14,7 @@ from typing import Any
 
 from pyengine.core.errors import InputError
 from pyengine.core.limits import DEFAULT_LIMITS
+from pyengine.core.results import FileErrors
 from pyengine.games import importer
 
 
@@ -48,19 +49,34 @@ def _progress_line() -> Callable[[int, int], None]:
     return lambda done, total: _progress(done, total, started)
 
 
+def _print_errors(files: list[FileErrors]) -> None:
+    """Each error of the files that could not be answered, a line each on standard error."""
+    for entry in files:
+        for error in entry.errors:
+            print(f"error: {error.text}", file=sys.stderr)
+
+
+def _with_errors(summary: str, files: list[FileErrors]) -> str:
+    return summary + (f"; {len(files)} file{'s' if len(files) != 1 else ''} not answered (errors above)"
+                      if files else "")
+
+
 def cmd_check(args: argparse.Namespace) -> int:
     result = _api().check(args.paths, args.readings, args.profile, args.jobs, _progress_line(), args.dask)
+    _print_errors(result.errors)
     if args.json:
         result.write_json(sys.stdout)
         print()
-        return 1 if result.failed else 0
+        return result.exit_code
     for scenario in result.scenarios:
         for entry in scenario.questions:
             if not entry.passed:
                 reasons = ", ".join(entry.rules) or "none"
                 print(f"FAIL {scenario.file} [{entry.question}]: {'; '.join(entry.failures)} (reasons: {reasons})")
-    print(f"{result.passed} passed, {result.failed} failed ({len(result.scenarios)} scenario files)")
-    return 1 if result.failed else 0
+    if result.scenarios:
+        print(_with_errors(f"{result.passed} passed, {result.failed} failed ({len(result.scenarios)} scenario files)",
+                           result.errors))
+    return result.exit_code
 
 
 def cmd_explain(args: argparse.Namespace) -> int:
@@ -78,6 +94,7 @@ def cmd_plays(args: argparse.Namespace) -> int:
 def cmd_deck(args: argparse.Namespace) -> int:
     result = _api().check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
                                 _progress_line(), args.dask)
+    _print_errors(result.errors)
     if args.json:
         result.write_json(sys.stdout)
         print()
@@ -86,16 +103,16 @@ def cmd_deck(args: argparse.Namespace) -> int:
             print(f"{entry.file}: {entry.verdict}")
             for reason in entry.reasons:
                 sources = ", ".join(f"{s.document} {s.paragraph}" for s in reason.sources)
-                print(f"  {reason.rule} ({sources}): {reason.state}")
+                print(f"  {reason.rule} ({sources}): {reason.evidence}")
             if entry.rested_on:
                 print("  rested on readings: " + ", ".join(f"{n}={v}" for n, v in sorted(entry.rested_on.items())))
-    return 0 if all(entry.valid for entry in result.decks) else 1
+    return result.exit_code
 
 
 def cmd_edge_cases(args: argparse.Namespace) -> int:
     progress = _progress_line()
     result = _api().edge_cases(args.game, tuple(args.compare) if args.compare else None, args.decisive, args.all,
-                            args.max_cards, args.max_instances, args.limit, args.out, progress)
+                            args.max_cards, args.instances, args.limit, args.out, progress)
     if args.json:
         print(result.to_json())
         return 0
@@ -196,6 +213,17 @@ def cmd_import(args: argparse.Namespace) -> int:
         print(f"imported {result.cards} cards as catalog {result.source!r} into {result.store}")
         for line in importer(args.source).report_lines(result.report):
             print(line)
+    return 0
+
+
+# The shells shtab writes completion scripts for.
+COMPLETION_SHELLS = ("bash", "zsh", "tcsh")
+
+
+def cmd_completion(args: argparse.Namespace, parser: argparse.ArgumentParser) -> int:
+    import shtab
+
+    print(shtab.complete(parser, shell=args.shell))
     return 0
 
 

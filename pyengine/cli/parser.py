@@ -8,7 +8,9 @@ import os
 
 from pyengine import __version__
 from pyengine.cli.commands import (
+    COMPLETION_SHELLS,
     cmd_check,
+    cmd_completion,
     cmd_consistency,
     cmd_deck,
     cmd_edge_cases,
@@ -65,20 +67,37 @@ DASK_HELP = ("spread the files over the Dask cluster whose scheduler is at ADDRE
              "instead of --jobs; needs pip install 'pyengine[dask]', and the files at the same paths on every worker)")
 
 
+def global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
+    """The bounds every command takes, before or after its name: the main parser holds their defaults, a
+    command's parser only what is given after the command's name (argparse.SUPPRESS leaves the rest alone)."""
+
+    def default(value: object) -> object:
+        return value if defaults else argparse.SUPPRESS
+
+    parser.add_argument("--max-instances", type=_positive_int, default=default(DEFAULT_LIMITS.max_instances),
+                        metavar="N",
+                        help=f"refuse states with more than N card instances (default {DEFAULT_LIMITS.max_instances})")
+    parser.add_argument("--timeout", type=_seconds, default=default(None), metavar="SECONDS",
+                        help=f"stop the work on one scenario or decklist (or, for edge-cases, consistency and import, "
+                             f"the whole command) that runs longer, grounding included (default "
+                             f"{DEFAULT_LIMITS.solve_seconds:g}; {LONG_COMMANDS['edge-cases']:g} for those three)")
+    parser.add_argument("--memory", type=_megabytes, default=default(DEFAULT_LIMITS.memory_mb), metavar="MB",
+                        help=f"stop the work on one unit that needs more memory (default {DEFAULT_LIMITS.memory_mb})")
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="pyengine", description=(
         "A rules knowledge base for card games, in Answer Set Programming: says whether a play, a deck or an "
         "action is legal and why, down to the paragraph of the rules document."))
     parser.add_argument("--version", action="version", version=f"pyengine {__version__}")
-    parser.add_argument("--max-instances", type=_positive_int, default=DEFAULT_LIMITS.max_instances, metavar="N",
-                        help=f"refuse states with more than N card instances (default {DEFAULT_LIMITS.max_instances})")
-    parser.add_argument("--timeout", type=_seconds, default=None, metavar="SECONDS",
-                        help=f"stop the work on one scenario or decklist (or, for edge-cases, consistency and import, "
-                             f"the whole command) that runs longer, grounding included (default "
-                             f"{DEFAULT_LIMITS.solve_seconds:g}; {LONG_COMMANDS['edge-cases']:g} for those three)")
-    parser.add_argument("--memory", type=_megabytes, default=DEFAULT_LIMITS.memory_mb, metavar="MB",
-                        help=f"stop the work on one unit that needs more memory (default {DEFAULT_LIMITS.memory_mb})")
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    global_options(parser, defaults=True)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+
+    def command(name: str, **options: str) -> argparse.ArgumentParser:
+        one = commands.add_parser(name, **options)
+        global_options(one, defaults=False)
+        return one
+
     processors = len(os.sched_getaffinity(0))
 
     def readings_options(p: argparse.ArgumentParser) -> None:
@@ -87,7 +106,7 @@ def build_parser() -> argparse.ArgumentParser:
         p.add_argument("--profile", help="choose a named set of readings (see `pyengine readings`)")
         p.add_argument("--json", action="store_true", help="print the results as JSON")
 
-    check = sub.add_parser("check", help="run scenario files and compare the answers with their expectations")
+    check = command("check", help="run scenario files and compare the answers with their expectations")
     check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
     check.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
                        help=f"check on N processes (default {processors}: the processors this command may use)")
@@ -95,14 +114,14 @@ def build_parser() -> argparse.ArgumentParser:
     readings_options(check)
     check.set_defaults(func=cmd_check)
 
-    exp = sub.add_parser("explain", help="explain each answer: verdict <- rule <- paragraph <- state")
+    exp = command("explain", help="explain each answer: verdict <- rule <- paragraph <- state")
     exp.add_argument("file", metavar="FILE")
     exp.add_argument("--question", help="only this question id")
     readings_options(exp)
     exp.set_defaults(func=cmd_explain)
 
     games = sorted(GAME_NAMES)
-    dk = sub.add_parser("deck", help="validate decklist files (YAML, or text lines like '4 Sting (1R313)'); "
+    dk = command("deck", help="validate decklist files (YAML, or text lines like '4 Sting (1R313)'); "
                                      "exit 1 when one is invalid")
     dk.add_argument("files", nargs="+", metavar="FILE")
     dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
@@ -114,17 +133,17 @@ def build_parser() -> argparse.ArgumentParser:
     readings_options(dk)
     dk.set_defaults(func=cmd_deck)
 
-    rd = sub.add_parser("readings", help="list the readings, their choices, defaults and paragraphs")
+    rd = command("readings", help="list the readings, their choices, defaults and paragraphs")
     rd.add_argument("--game", choices=games)
     rd.add_argument("--json", action="store_true", help="print the results as JSON")
     rd.set_defaults(func=cmd_readings)
 
-    rl = sub.add_parser("rules", help="list the declared rules with their document paragraphs")
+    rl = command("rules", help="list the declared rules with their document paragraphs")
     rl.add_argument("--game", choices=games)
     rl.add_argument("--json", action="store_true", help="print the results as JSON")
     rl.set_defaults(func=cmd_rules)
 
-    imp = sub.add_parser("import", help="import a public card database into the local catalog store "
+    imp = command("import", help="import a public card database into the local catalog store "
                                         f"(set {STORE_ENV} to choose where)")
     imp.add_argument("source", choices=list(SOURCES),
                      help="; ".join(f"{source}: {about}" for source, about in SOURCE_HELP.items()))
@@ -134,7 +153,7 @@ def build_parser() -> argparse.ArgumentParser:
     imp.add_argument("--json", action="store_true", help="print the data report as JSON")
     imp.set_defaults(func=cmd_import)
 
-    ec = sub.add_parser("edge-cases", help="search, with clingo, the smallest states where two readings or "
+    ec = command("edge-cases", help="search, with clingo, the smallest states where two readings or "
                                            "profiles disagree, or where one rule alone decides a verdict")
     ec.add_argument("--game", choices=games, required=True)
     ec.add_argument("--compare", nargs=2, metavar=("A", "B"),
@@ -142,14 +161,14 @@ def build_parser() -> argparse.ArgumentParser:
     ec.add_argument("--decisive", metavar="RULE", help="states where this rule alone decides a verdict")
     ec.add_argument("--all", action="store_true", help="every distinct disagreement within the bounds, counted")
     ec.add_argument("--max-cards", type=_positive_int, default=3, metavar="N", help="cards in a state (default 3)")
-    ec.add_argument("--max-instances", type=_positive_int, default=None, metavar="N",
+    ec.add_argument("--instances", type=_positive_int, default=None, metavar="N",
                     help="card instances in a state (default: as many as cards)")
     ec.add_argument("--limit", type=_positive_int, default=20, metavar="N", help="at most N states (default 20)")
     ec.add_argument("--out", metavar="DIR", help="write each state as a scenario file there")
     ec.add_argument("--json", action="store_true", help="print the results as JSON")
     ec.set_defaults(func=cmd_edge_cases)
 
-    co = sub.add_parser("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
+    co = command("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
                                             "rules, and the Allies document's lint")
     co.add_argument("documents", nargs="*", metavar="DOC", help="document ids (default: every document encoded)")
     co.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS)")
@@ -163,23 +182,23 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("--json", action="store_true", help="print the report as JSON")
     co.set_defaults(func=cmd_consistency)
 
-    fl = sub.add_parser("flip", help="the smallest change to a scenario's state that turns a verdict around")
+    fl = command("flip", help="the smallest change to a scenario's state that turns a verdict around")
     fl.add_argument("file", metavar="FILE")
     fl.add_argument("--question", required=True, help="the question id")
     readings_options(fl)
     fl.set_defaults(func=cmd_flip)
 
-    pl = sub.add_parser("plays", help="every play open to a player in a scenario's state, legal or not, and why")
+    pl = command("plays", help="every play open to a player in a scenario's state, legal or not, and why")
     pl.add_argument("file", metavar="FILE")
     pl.add_argument("--player", help="only this player (default: every player)")
     readings_options(pl)
     pl.set_defaults(func=cmd_plays)
 
-    sc = sub.add_parser("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
+    sc = command("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
     sc.add_argument("name", choices=SCHEMA_NAMES, help="scenario, or the command whose output it describes")
     sc.set_defaults(func=cmd_schema)
 
-    sv = sub.add_parser("serve", help="the web rules explorer and the HTTP JSON API (each answer bounded by --timeout, "
+    sv = command("serve", help="the web rules explorer and the HTTP JSON API (each answer bounded by --timeout, "
                                       "--memory and --max-instances)")
     sv.add_argument("--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1, this machine only)")
     sv.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
@@ -190,8 +209,12 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--workers", type=_positive_int, default=2, help="worker processes answering (default 2)")
     sv.set_defaults(func=cmd_serve)
 
-    fa = sub.add_parser("facts", help="print the facts a scenario becomes (for implementers and debugging)")
+    fa = command("facts", help="print the facts a scenario becomes (for implementers and debugging)")
     fa.add_argument("file", metavar="FILE")
     readings_options(fa)
     fa.set_defaults(func=cmd_facts)
+
+    cp = command("completion", help="print a shell completion script (bash: eval \"$(pyengine completion bash)\")")
+    cp.add_argument("shell", choices=COMPLETION_SHELLS, help="the shell the script is for")
+    cp.set_defaults(func=lambda args: cmd_completion(args, parser))
     return parser

@@ -37,24 +37,26 @@ if TYPE_CHECKING:  # the engine, the scenario reader and YAML are imported when 
     from pyengine.core.scenario import Scenario
 
 
-def load(source: str | Path | dict[str, Any], name: str | None = None) -> Scenario:
-    """A scenario from a file path (`Path`), a YAML text (`str`) or plain data (`dict`); `name` is what errors
-    call it (default: the path, or `<string>` / `<data>`). A table may come without questions, to be asked
-    with `plays`."""
+def load(source: str | Path | dict[str, Any] | None = None, name: str | None = None, *,
+         text: str | None = None) -> Scenario:
+    """A scenario from a file path (a `Path` or a `str`), plain data (a `dict`), or YAML text given by name
+    (`text=`); `name` is what errors call it (default: the path, or `<text>` / `<data>`). A table may come
+    without questions, to be asked with `plays`."""
     from pyengine.core.scenario import scenario_from_data
     from pyengine.core.yamlio import build_from_file, load_text
 
-    if isinstance(source, Path):
+    if text is not None:
+        if source is not None:
+            raise InputError("both a source and text= were given", field="source", expected="one of them")
+        return scenario_from_data(load_text(text, name or "<text>"), name or "<text>", questions_required=False)
+    if isinstance(source, str | Path):
+        path = Path(source)
         file = name or str(source)
-        return build_from_file(source, lambda data: scenario_from_data(data, file, source.stem,
-                                                                       questions_required=False))
-    if isinstance(source, str):
-        return scenario_from_data(load_text(source, name or "<string>"), name or "<string>",
-                                  questions_required=False)
+        return build_from_file(path, lambda data: scenario_from_data(data, file, path.stem, questions_required=False))
     if isinstance(source, dict):
         return scenario_from_data(source, name or "<data>", questions_required=False)
     raise InputError(f"cannot read a scenario from {type(source).__name__}", field="source",
-                     expected="a Path, a YAML string or a dict")
+                     expected="a path (Path or str), a dict, or text= with YAML text")
 
 
 def to_scenario(source: Scenario | str | Path | dict[str, Any]) -> Scenario:
@@ -104,7 +106,7 @@ def _reasons(scenario: Scenario, reasons: list[Reason], words: dict[Any, str],
     for r in reasons:
         if r.evidence not in words:
             words[r.evidence] = evidence_words(scenario, r.evidence, activity)
-        out.append(ReasonResult(r.rule, str(r.evidence), words[r.evidence],
+        out.append(ReasonResult(r.rule, words[r.evidence], str(r.evidence),
                                 [Source(d, p) for d, p in kb.rules[r.rule].sources]))
     return out
 

@@ -63,16 +63,35 @@ def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenari
     return build_from_file(path, lambda data: deck_from_data(data, str(path), path.name, game_name, catalog))
 
 
+def _markers(game_fields: set[str]) -> set[str]:
+    """The sections of a game's decks that name it: those no other game's decks have."""
+    others = set().union(*(g.deck_fields for g in registry().values() if g.deck_fields != game_fields))
+    return game_fields - others
+
+
+def _marker_examples() -> set[str]:
+    return {f"{key.replace('_', '-').capitalize()}:" for g in registry().values() for key in _markers(g.deck_fields)}
+
+
+def _game_of_sections(data: dict[str, Any]) -> str | None:
+    """The game a decklist's sections name (a `Ring-bearer:` or an `Identity:` line), when exactly one game's
+    decks have a section of it that no other game's have and every section is one of that game's."""
+    fitting = [name for name, g in registry().items()
+               if g.deck_fields and set(data) & _markers(g.deck_fields) and set(data) <= g.deck_fields | DECK_FIELDS]
+    return fitting[0] if len(fitting) == 1 else None
+
+
 def deck_from_data(data: Any, file: str, title: str, game_name: str | None, catalog: str | None) -> Scenario:
     """A decklist given as data (read from a file, or built in memory) as a scenario with one `deck` question."""
     games = registry()
     if not isinstance(data, dict):
         raise InputError("a decklist must be a mapping of fields", file=file, expected="game:, cards:, ...")
     if game_name is None:
-        game_name = Fields(data, file, "", set(data)).choice("game", sorted(games))
+        game_name = Fields(data, file, "", set(data)).choice("game", sorted(games)) or _game_of_sections(data)
     if game_name is None:
         raise InputError("which game is this decklist for?", file=file, field="game",
-                         expected="a `game:` field or --game")
+                         expected="a `game:` field, --game, or a section line only one game's decks have "
+                                  "(e.g. " + ", ".join(sorted(_marker_examples())) + ")")
     if game_name not in games or not games[game_name].deck_fields:
         decked = sorted(g for g, module in games.items() if module.deck_fields)
         raise InputError(f"no decklists for game {game_name!r}", file=file, field="game",

@@ -1,13 +1,22 @@
 """Input errors: one message per problem, naming the file, line, column and field, what was expected, and a
-suggestion where one exists. The command line prints them and exits with code 2."""
+suggestion where one exists. The command line prints them and exits with the error's code: 2 for bad input or
+usage, 3 for work stopped at a time or memory bound (BoundError), 4 for a defect of pyengine (DefectError)."""
 
 from __future__ import annotations
 
 import difflib
 from collections.abc import Iterable
 from dataclasses import dataclass
+from typing import ClassVar
 
 from pyengine.core.text import printable
+
+# The command line's exit codes (README "Exit codes"): the worst outcome of a run decides.
+EXIT_HOLDS = 0
+EXIT_FAILED = 1
+EXIT_INPUT = 2
+EXIT_BOUND = 3
+EXIT_DEFECT = 4
 
 
 @dataclass
@@ -19,6 +28,13 @@ class InputError(Exception):
     field: str | None = None
     expected: str | None = None
     suggestion: str | None = None
+    # The exit code of a run this error ends (the worst of its errors for several).
+    exit_code: ClassVar[int] = EXIT_INPUT
+
+    def __post_init__(self) -> None:
+        # Data built in memory has no lines: a place of 0 is no place (errors name the field path instead).
+        self.line = self.line or None
+        self.column = self.column or None
 
     def __str__(self) -> str:
         where = ":".join(str(p) for p in (self.file, self.line, self.column) if p is not None)
@@ -56,6 +72,22 @@ class InputErrors(InputError):
 
     def all(self) -> list[InputError]:
         return list(self.errors)
+
+    @property  # type: ignore[override]
+    def exit_code(self) -> int:  # type: ignore[override]
+        return max(e.exit_code for e in self.errors)
+
+
+class BoundError(InputError):
+    """Work stopped at a bound of the run: its time (--timeout) or its memory (--memory)."""
+
+    exit_code = EXIT_BOUND
+
+
+class DefectError(InputError):
+    """A defect of pyengine (an unexpected exception), reported in one line instead of a traceback."""
+
+    exit_code = EXIT_DEFECT
 
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> str | None:

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from pyengine.core.errors import InputError
+from pyengine.core.errors import BoundError
 
 if TYPE_CHECKING:
     import clingo
@@ -38,8 +38,8 @@ DEFAULT_LIMITS = Limits()
 limits = Limits()
 
 
-class LimitError(InputError):
-    """A limit was reached; reported like bad input (exit 2), with the option that raises the limit."""
+class LimitError(BoundError):
+    """A time limit was reached (exit 3), reported with the option that raises it."""
 
     def __init__(self, message: str):
         super().__init__(message, expected="a smaller state, or a higher limit")

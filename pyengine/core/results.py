@@ -7,7 +7,10 @@ import json
 from collections.abc import Callable
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cached_property
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
+
+if TYPE_CHECKING:
+    from pyengine.core.errors import InputError
 
 Progress = Callable[[int, int], None]
 # Field metadata: left out of the JSON when None.
@@ -30,6 +33,11 @@ def _plain(value: Any) -> Any:
     if isinstance(value, dict):
         return {str(k): _plain(v) for k, v in value.items()}
     return value
+
+
+def _optional() -> Any:
+    """A field that is None unless known, left out of the JSON then."""
+    return field(default=None, metadata=OMIT_NONE)
 
 
 # How much JSON text `Result.write_json` gathers before it writes.
@@ -85,12 +93,12 @@ class Source(Result):
 
 @dataclass
 class ReasonResult(Result):
-    """One reason of a verdict: the rule, the state evidence as the encodings gave it and in words, and the
-    paragraphs the rule rests on."""
+    """One reason of a verdict: the rule, the state evidence in words (`evidence`) and as the encodings gave it
+    (`facts`), and the paragraphs the rule rests on."""
 
     rule: str
     evidence: str
-    state: str
+    facts: str
     sources: list[Source]
 
 
@@ -159,12 +167,45 @@ class Explanation(ScenarioResult):
 
 
 @dataclass
+class ErrorResult(Result):
+    """One input error, or a unit of work stopped at a bound or by a defect: its message and where it is."""
+
+    message: str
+    # The line the command line prints for it.
+    text: str
+    file: str | None = _optional()
+    line: int | None = _optional()
+    column: int | None = _optional()
+    field: str | None = _optional()
+    expected: str | None = _optional()
+    suggestion: str | None = _optional()
+
+    @classmethod
+    def of(cls, error: InputError) -> ErrorResult:
+        return cls(error.message, str(error), error.file, error.line, error.column, error.field, error.expected,
+                   error.suggestion)
+
+
+@dataclass
+class FileErrors(Result):
+    """A file that could not be answered: its errors and the exit code they give (2 bad input, 3 a bound
+    reached, 4 a defect)."""
+
+    file: str
+    exit_code: int
+    errors: list[ErrorResult]
+
+
+@dataclass
 class CheckResult(Result):
-    """Scenario files checked: how many questions passed and failed, and every scenario's answers."""
+    """Scenario files checked: how many questions passed and failed, every scenario's answers, the files that
+    could not be answered with their errors, and the exit code of the whole (the worst of its files)."""
 
     passed: int
     failed: int
     scenarios: list[ScenarioResult]
+    errors: list[FileErrors] = field(default_factory=list)
+    exit_code: int = 0
 
 
 @dataclass
@@ -181,9 +222,12 @@ class DeckResult(Result):
 
 @dataclass
 class DecksResult(Result):
-    """Decklists validated."""
+    """Decklists validated, the files that could not be read with their errors, and the exit code of the whole
+    (the worst of its files)."""
 
     decks: list[DeckResult]
+    errors: list[FileErrors] = field(default_factory=list)
+    exit_code: int = 0
 
 
 @dataclass
@@ -204,7 +248,8 @@ class RuleStatement(Result):
 
 @dataclass
 class FlipResult(Result):
-    """The smallest change to a state that turns a question's verdict around, or `flippable: false`."""
+    """The smallest change to a state that turns a question's verdict around, or `flippable: false`: the changes
+    in words (`changes`) and as the flip program wrote them (`facts`, rules/flip/<game>.lp change/1)."""
 
     question: str
     flippable: bool
@@ -212,6 +257,7 @@ class FlipResult(Result):
     changes: list[str] | None = field(default=None, metadata=OMIT_NONE)
     after: VerdictRules | None = field(default=None, metadata=OMIT_NONE)
     necessary_because: list[RuleStatement] | None = field(default=None, metadata=OMIT_NONE)
+    facts: list[str] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass
@@ -294,7 +340,7 @@ class EdgeCasesResult(Result):
     states: int
     shapes: list[list[str]]
     findings: list[dict[str, Any]]
-    max_instances: int = field(default=0, metadata={"internal": True})
+    max_instances: int = 0
 
 
 @dataclass

@@ -8,7 +8,7 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core import kb as kbase
-from pyengine.core.errors import InputError, closest
+from pyengine.core.errors import InputError, InputErrors, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.yamlio import build_from_file, check_data
@@ -107,18 +107,52 @@ def load_scenario(path: Path) -> Scenario:
     return build_from_file(path, lambda data: scenario_from_data(data, str(path), path.stem))
 
 
+# The most errors one file reports; past it the rest of the file is not read.
+MAX_FILE_ERRORS = 20
+
+
+class _Collected:
+    """The input errors of one file, gathered as the parts that can be read apart are read (the state, each
+    question); raised together at the end, or at once past MAX_FILE_ERRORS."""
+
+    def __init__(self) -> None:
+        self.errors: list[InputError] = []
+
+    def add(self, error: InputError) -> None:
+        self.errors.extend(error.all())
+        if len(self.errors) >= MAX_FILE_ERRORS:
+            self.raise_any()
+
+    def raise_any(self) -> None:
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise InputErrors(self.errors[:MAX_FILE_ERRORS])
+
+
 def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
                        questions_required: bool = True) -> Scenario:
     """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
-    (`pyengine plays`, the API) may come without questions."""
+    (`pyengine plays`, the API) may come without questions. Every problem is an InputError; the parts that can be
+    read apart (the title's cites and readings, the state, each question) are all read, so a file reports each
+    of their errors at once (InputErrors, up to MAX_FILE_ERRORS)."""
     check_data(data, file)
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
     game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
     top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
     kb = kbase.load(game.name)
+    collected = _Collected()
+    cites, readings = [], {}
+    try:
+        cites = _cites(top, kb, game.document)
+    except InputError as error:
+        collected.add(error)
+    try:
+        readings = readings_of(top, kb)
+    except InputError as error:
+        collected.add(error)
     state = game.parse_state(top)
-    scenario = Scenario(file, game, top.text("title") or default_title, _cites(top, kb, game.document),
-                        readings_of(top, kb), state)
+    scenario = Scenario(file, game, top.text("title") or default_title, cites, readings, state)
     seen: set[str] = set()
     items = list(top.items("questions"))
     if len(items) > limits.max_questions:
@@ -127,32 +161,41 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
     if not items and questions_required:
         raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
     for index, (item, line, column, where) in enumerate(items, 1):
-        q = Fields(item, file, where, QUESTION_FIELDS | set().union(*game.question_fields.values()),
-                   line or 0, column or 0)
-        kind = q.choice("ask", sorted(game.question_fields), required=True)
-        Fields(item, file, where, QUESTION_FIELDS | game.question_fields[kind], line or 0, column or 0)
-        qid = q.text("id") or f"q{index}"
-        if qid in seen:
-            raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
-        seen.add(qid)
-        words = game.verdicts[kind]
-        if kind in LISTING_KINDS:
-            expect: str | dict[str, list[str]] | None = _play_sets(q)
-        elif words is not None:
-            expect = q.choice("expect", words)
-        else:
-            expect = None if q.raw("expect") is None else str(q.raw("expect")).lower()
-        rules = None
-        if q.has("rules"):
-            rules = [str(r) for r, *_ in q.items("rules")]
-            for r, r_line, r_col, r_path in q.items("rules"):
-                if str(r) not in kb.rules:
-                    raise InputError(f"unknown rule {r!r}", file=file, line=r_line, column=r_col, field=r_path,
-                                     expected="a declared rule id (pyengine rules)",
-                                     suggestion=closest(str(r), kb.rules))
-        scenario.questions.append(Question(qid, kind, game.parse_question(kind, q, state), expect, rules,
-                                           _cites(q, kb, game.document), readings_of(q, kb), line))
+        try:
+            scenario.questions.append(_question(game, kb, state, file, index, item, line, column, where, seen))
+        except InputError as error:
+            collected.add(error)
+    collected.raise_any()
     return scenario
+
+
+def _question(game: Game, kb: kbase.KnowledgeBase, state: Any, file: str, index: int, item: Any, line: int | None,
+              column: int | None, where: str, seen: set[str]) -> Question:
+    """One question of a scenario, read and checked (its id not among those `seen`, to which it is added)."""
+    q = Fields(item, file, where, QUESTION_FIELDS | set().union(*game.question_fields.values()),
+               line or 0, column or 0)
+    kind = q.choice("ask", sorted(game.question_fields), required=True)
+    Fields(item, file, where, QUESTION_FIELDS | game.question_fields[kind], line or 0, column or 0)
+    qid = q.text("id") or f"q{index}"
+    if qid in seen:
+        raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
+    seen.add(qid)
+    words = game.verdicts[kind]
+    if kind in LISTING_KINDS:
+        expect: str | dict[str, list[str]] | None = _play_sets(q)
+    elif words is not None:
+        expect = q.choice("expect", words)
+    else:
+        expect = None if q.raw("expect") is None else str(q.raw("expect")).lower()
+    rules = None
+    if q.has("rules"):
+        rules = [str(r) for r, *_ in q.items("rules")]
+        for r, r_line, r_col, r_path in q.items("rules"):
+            if str(r) not in kb.rules:
+                raise InputError(f"unknown rule {r!r}", file=file, line=r_line, column=r_col, field=r_path,
+                                 expected="a declared rule id (pyengine rules)", suggestion=closest(str(r), kb.rules))
+    return Question(qid, kind, game.parse_question(kind, q, state), expect, rules, _cites(q, kb, game.document),
+                    readings_of(q, kb), line)
 
 
 def scenario_files(paths: list[Path]) -> list[Path]:

@@ -154,5 +154,32 @@ class CardGame:
     def describe_instance(self, instance: Any) -> str:
         return f"{instance.card.label()} [{instance.id}]"
 
+    def zone_words(self, zone: str) -> str:
+        """A zone's name in words."""
+        return zone.replace("_", " ")
+
+    def describe_change(self, change: clingo.Symbol, state: Any) -> str:
+        """A change the flip search made to the state (rules/flip/<game>.lp, change/1) in words."""
+        args = change.arguments
+        instance = state.instances.get(args[0].string) if args and args[0].type == clingo.SymbolType.String else None
+        if instance is None:
+            return str(change)
+        card = f"{instance.card.label()} [{instance.id}]"
+        if change.name == "removed":
+            return f"take {card} out of the state"
+        if change.name == "moved" and len(args) == 3:
+            return (f"move {card} from {instance.owner}'s {self.zone_words(args[1].name)} to "
+                    f"{self.zone_words(args[2].name)}")
+        if change.name == "made_inactive":
+            return f"make {card} not active"
+        if change.name == "made_active":
+            return f"make {card} active"
+        if change.name == "wounds" and len(args) == 3:
+            return f"give {card} {args[2].number} wound{'s' if args[2].number != 1 else ''} instead of {args[1].number}"
+        if change.name == "face" and len(args) == 3:
+            was, now = (describe_card(clingo.Function("card", [a]), state.catalog) for a in args[1:])
+            return f"turn {card} from {was} face up to {now} face up"
+        return str(change)
+
     def describe_term(self, evidence: clingo.Symbol, state: Any) -> str:
         return str(evidence)

@@ -16,12 +16,14 @@ from pyengine.core.answering import (
     validate_choices,
     validate_deck,
 )
-from pyengine.core.errors import InputError, InputErrors
+from pyengine.core.errors import EXIT_FAILED, EXIT_HOLDS, InputError
 from pyengine.core.results import (
     CheckResult,
     Choices,
     DeckResult,
     DecksResult,
+    ErrorResult,
+    FileErrors,
     Progress,
     ScenarioResult,
 )
@@ -31,15 +33,20 @@ if TYPE_CHECKING:
     from pyengine.core.scenario import Scenario
 
 
-def check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | list[str]:
-    """Check one scenario file (it must ask questions): its result, or its input errors (run in workers too)."""
+def file_errors(file: str, error: InputError) -> FileErrors:
+    """A file's errors as a result: each of them, and the exit code the worst gives."""
+    return FileErrors(file, error.exit_code, [ErrorResult.of(e) for e in error.all()])
+
+
+def check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | FileErrors:
+    """Check one scenario file (it must ask questions): its result, or its errors (run in workers too)."""
     from pyengine.core.scenario import load_scenario
 
     path, readings, profile = job
     try:
         return answer(load_scenario(Path(path)), readings, profile)
     except InputError as error:
-        return [str(e) for e in error.all()]
+        return file_errors(path, error)
 
 
 def check_files(jobs: list[tuple[str, Choices | None, str | None]]) -> list[Any]:
@@ -52,7 +59,7 @@ def check_files(jobs: list[tuple[str, Choices | None, str | None]]) -> list[Any]
 def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]], Scenario],
                   result: Callable[[Scenario, list[Answer]], Any]) -> list[Any]:
     """Load each job's file (job = (path, ..., readings, profile)) and answer all of them in one batch: each
-    file's result, its input errors, or a Failure naming its defect."""
+    file's result, or its errors (its input errors, a bound it reached, a defect)."""
     from pyengine.core.batch import answer_many
     from pyengine.core.limits import limits
     from pyengine.run.runner import Failure, failure_message
@@ -65,13 +72,14 @@ def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]],
             validate_choices(job[-2], job[-1])
             loaded.append((index, scenario, overrides(scenario.game.name, job[-2], job[-1])))
         except InputError as error:
-            results[index] = [str(e) for e in error.all()]
+            results[index] = file_errors(str(job[0]), error)
     answered = answer_many([(scenario, overrides) for _, scenario, overrides in loaded])
     for (index, scenario, _), answers in zip(loaded, answered, strict=True):
         if isinstance(answers, InputError):
-            results[index] = [str(e) for e in answers.all()]
+            results[index] = file_errors(str(jobs[index][0]), answers)
         elif isinstance(answers, Exception):
-            results[index] = Failure(failure_message(answers, limits.memory_mb))
+            results[index] = file_errors(str(jobs[index][0]),
+                                         Failure(failure_message(answers, limits.memory_mb)).error())
         else:
             results[index] = result(scenario, answers)
     return results
@@ -120,8 +128,8 @@ def answer_chunks(one: Callable[[Any], Any], many: Callable[[list[Any]], list[An
 def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], jobs: list[tuple[Any, ...]],
                    workers: int, progress: Progress | None, dask: str | None = None) -> list[Any]:
     """Each file's result in input order, the files answered BATCH_FILES at a time on `workers` processes, or
-    on the Dask cluster at the address `dask` (pyengine.run.cluster). Every file's input errors, and every file
-    stopped at a bound or by a dead worker, are raised together once all have run."""
+    on the Dask cluster at the address `dask` (pyengine.run.cluster); a file that could not be answered (its input
+    errors, a bound it reached, a dead worker) gives its FileErrors in its place."""
     from pyengine.core.batch import batched
     from pyengine.run.runner import Failure
 
@@ -133,15 +141,8 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
         results = answer_on_cluster(dask, answer_chunks, one, many, chunks, progress)
     else:
         results = answer_chunks(one, many, chunks, workers, progress)
-    errors = []
-    for job, result in zip(jobs, results, strict=True):
-        if isinstance(result, Failure):
-            errors.append(InputError(result.message, file=str(job[0])))
-        elif isinstance(result, list):
-            errors.extend(InputError(e) for e in result)
-    if errors:
-        raise InputErrors(errors)
-    return results
+    return [file_errors(str(job[0]), result.error(str(job[0]))) if isinstance(result, Failure) else result
+            for job, result in zip(jobs, results, strict=True)]
 
 
 def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
@@ -149,7 +150,8 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Files are
     answered BATCH_FILES at a time (pyengine.core.batch), each batch a unit of bounded work (`limits.solve_seconds`,
     `limits.memory_mb`, in worker processes: `jobs` of them here, or on the Dask cluster at the address `dask`);
-    every file's input errors are raised together, and nothing is answered then."""
+    a file that cannot be answered is reported with its errors (`errors`) and the others are still answered; the
+    exit code is the worst of every file's."""
     from pyengine.core.scenario import scenario_files
 
     validate_choices(readings, profile)
@@ -158,18 +160,26 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
         raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
     results = _bounded_files(check_file, check_files, [(str(f), readings, profile) for f in files], jobs,
                              progress, dask)
-    questions = [q for r in results for q in r.questions]
+    answered = [r for r in results if isinstance(r, ScenarioResult)]
+    errors = [r for r in results if isinstance(r, FileErrors)]
+    questions = [q for r in answered for q in r.questions]
     passed = sum(q.passed for q in questions)
-    return CheckResult(passed, len(questions) - passed, results)
+    return CheckResult(passed, len(questions) - passed, answered, errors,
+                       _worst(errors, EXIT_FAILED if passed < len(questions) else EXIT_HOLDS))
 
 
-def deck_file(job: tuple[str, str | None, str | None, Choices | None, str | None]) -> DeckResult | list[str]:
-    """Validate one decklist file: its result, or its input errors (run in worker processes too)."""
+def _worst(errors: list[FileErrors], answered: int) -> int:
+    """The exit code of a run over files: the worst of the files' errors and of the answered files' code."""
+    return max([answered, *(e.exit_code for e in errors)])
+
+
+def deck_file(job: tuple[str, str | None, str | None, Choices | None, str | None]) -> DeckResult | FileErrors:
+    """Validate one decklist file: its result, or its errors (run in worker processes too)."""
     path, game, catalog, readings, profile = job
     try:
         return validate_deck(Path(path), game, catalog, readings, profile)
     except InputError as error:
-        return [str(e) for e in error.all()]
+        return file_errors(path, error)
 
 
 def deck_files(jobs: list[tuple[str, str | None, str | None, Choices | None, str | None]]) -> list[Any]:
@@ -182,9 +192,11 @@ def deck_files(jobs: list[tuple[str, str | None, str | None, Choices | None, str
 def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: str | None = None,
                 readings: dict[str, str] | None = None, profile: str | None = None, jobs: int = 1,
                 progress: Progress | None = None, dask: str | None = None) -> DecksResult:
-    """Validate decklist files (on `jobs` processes, or on the Dask cluster at the address `dask`); every file's
-    input errors are raised together."""
+    """Validate decklist files (on `jobs` processes, or on the Dask cluster at the address `dask`); a file that
+    cannot be read is reported with its errors (`errors`) and the others are still validated."""
     validate_choices(readings, profile)
     results = _bounded_files(deck_file, deck_files, [(str(p), game, catalog, readings, profile) for p in paths],
                              jobs, progress, dask)
-    return DecksResult(results)
+    decks = [r for r in results if isinstance(r, DeckResult)]
+    errors = [r for r in results if isinstance(r, FileErrors)]
+    return DecksResult(decks, errors, _worst(errors, EXIT_HOLDS if all(d.valid for d in decks) else EXIT_FAILED))

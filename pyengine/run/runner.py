@@ -23,6 +23,7 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
+from pyengine.core.errors import BoundError, DefectError, InputError
 from pyengine.core.limits import limits
 
 if TYPE_CHECKING:
@@ -41,9 +42,15 @@ def units_of(job: Any) -> int:
 
 @dataclass
 class Failure:
-    """A unit of work that did not finish: why, in one line."""
+    """A unit of work that did not finish: why, in one line (a defect's line starts "internal error", any
+    other one says the bound that stopped it)."""
 
     message: str
+
+    def error(self, file: str | None = None, field: str | None = None) -> InputError:
+        """The failure as the error a command reports: a defect of pyengine, or work stopped at a bound."""
+        kind = DefectError if self.message.startswith(DEFECT_PREFIX) else BoundError
+        return kind(self.message, file=file, field=field)
 
 
 def defect_place(error: BaseException) -> str:
@@ -53,9 +60,12 @@ def defect_place(error: BaseException) -> str:
     return f"{os.path.basename(ours[-1].filename)}:{ours[-1].lineno}" if ours else "?"
 
 
+DEFECT_PREFIX = "internal error"
+
+
 def defect_message(error: BaseException) -> str:
     """The one-line report of a defect of pyengine (an unexpected exception) for the unit it happened in."""
-    return f"internal error (a defect of pyengine): {type(error).__name__}: {error} [{defect_place(error)}]"
+    return f"{DEFECT_PREFIX} (a defect of pyengine): {type(error).__name__}: {error} [{defect_place(error)}]"
 
 
 def failure_message(error: BaseException, megabytes: int) -> str:

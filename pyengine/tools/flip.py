@@ -30,7 +30,7 @@ from pyengine.games import LISTING_KINDS
 @dataclass
 class Flip:
     before: Answer
-    changes: list[str]
+    changes: list[clingo.Symbol]
     verdict: str | None
     reasons: list[tuple[str, str]]
 
@@ -81,21 +81,8 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
         return None
     verdicts = [str(s.arguments[1]) for s in best if s.name == "verdict"]
     reasons = sorted({(str(s.arguments[1]), str(s.arguments[2])) for s in best if s.name == "reason"})
-    changes = sorted(str(s.arguments[0]) for s in best if s.name == "change")
+    changes = sorted((s.arguments[0] for s in best if s.name == "change"), key=str)
     return Flip(before, changes, verdicts[0] if verdicts else None, reasons)
-
-
-def flip_data(scenario: Scenario, result: Flip | None, question_id: str) -> dict[str, Any]:
-    kb = kbase.load(scenario.game.name)
-    if result is None:
-        return {"question": question_id, "flippable": False}
-    return {
-        "question": question_id, "flippable": True,
-        "before": {"verdict": result.before.verdict, "rules": result.before.rule_ids},
-        "changes": result.changes,
-        "after": {"verdict": result.verdict, "rules": sorted({r for r, _ in result.reasons})},
-        "necessary_because": [{"rule": r, "statement": kb.rules[r].text} for r in result.before.rule_ids],
-    }
 
 
 def flip_question(source: Scenario | str | Path | dict[str, Any], question: str, readings: dict[str, str] | None = None,
@@ -107,6 +94,8 @@ def flip_question(source: Scenario | str | Path | dict[str, Any], question: str,
     if found is None:
         return FlipResult(question, False)
     kb = kbase.load(scenario.game.name)
-    return FlipResult(question, True, VerdictRules(found.before.verdict, found.before.rule_ids), found.changes,
+    return FlipResult(question, True, VerdictRules(found.before.verdict, found.before.rule_ids),
+                      [scenario.game.describe_change(c, scenario.state) for c in found.changes],
                       VerdictRules(found.verdict, sorted({r for r, _ in found.reasons})),
-                      [RuleStatement(r, kb.rules[r].text) for r in found.before.rule_ids])
+                      [RuleStatement(r, kb.rules[r].text) for r in found.before.rule_ids],
+                      [str(c) for c in found.changes])

@@ -180,7 +180,7 @@ def parse(job: dict[str, Any]) -> Any:
         raise InputError("the request holds no YAML text", field="yaml", expected="a scenario file's text")
     name = str(job.get("name") or "<request>")
     data = load_text(text, name)
-    api.load(text, name)
+    api.load(name=name, text=text)
     return {"scenario": json.loads(json.dumps(data))}
 
 

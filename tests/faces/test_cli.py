@@ -210,3 +210,97 @@ def test_console_script_and_module_run_without_traceback(tmp_path: Path) -> None
                             capture_output=True, text=True, cwd=tmp_path, check=False)
     assert result.returncode == 2
     assert "did you mean 'Sting'" in result.stderr and "Traceback" not in result.stderr
+
+
+# -- Conventions (issue 30): options anywhere, every file reported, distinct exit codes -----------------------------
+
+def test_global_options_work_before_and_after_the_command(cli) -> None:
+    examples = str(ROOT / "examples")
+    after = cli("check", examples, "--timeout", "5", "--max-instances", "500", "--memory", "512")
+    before = cli("--timeout", "5", "--max-instances", "500", "--memory", "512", "check", examples)
+    assert after == before and after[0] == 0 and "0 failed" in after[1]
+    # Given after the command, a bound is in force: a state over it is refused.
+    code, _, err = cli("check", str(ROOT / "examples" / "judge_second_sting.yaml"), "--max-instances", "3")
+    assert code == 2 and "more than 3 card instances" in err
+
+
+def test_the_search_size_does_not_shadow_the_global_instance_bound(cli) -> None:
+    code, out, err = cli("edge-cases", "--game", "lotr", "--compare", "default", "gemp", "--max-cards", "2",
+                         "--instances", "2", "--max-instances", "1000", "--json")
+    assert code == 0, err
+    data = json.loads(out)
+    assert data["max_cards"] == 2 and data["max_instances"] == 2
+
+
+def test_a_bad_file_beside_good_ones_is_reported_and_the_others_answered(cli) -> None:
+    examples = ROOT / "examples"
+    bad = BAD / "misspelt_card.yaml"
+    code, out, err = cli("check", str(bad), str(examples), "--json")
+    data = json.loads(out)
+    assert code == 2 and data["exit_code"] == 2
+    assert len(data["scenarios"]) == len(list(examples.glob("*.yaml"))) and data["failed"] == 0 and data["passed"]
+    [entry] = data["errors"]
+    assert entry["file"] == str(bad) and entry["exit_code"] == 2
+    assert entry["errors"][0]["line"] == 5 and entry["errors"][0]["suggestion"] == "'Sting'"
+    assert "did you mean 'Sting'" in err
+    code, out, err = cli("check", str(bad), str(examples))
+    assert code == 2 and out.strip().endswith("; 1 file not answered (errors above)") and "Stingg" in err
+
+
+def test_a_file_reports_each_of_its_errors(cli, tmp_path: Path) -> None:
+    path = tmp_path / "several.yaml"
+    path.write_text("game: lotr\ncites: [p999]\nplayers:\n  alice:\n    hand: [{id: s, card: Sting}]\nquestions:\n"
+                    "  - {ask: play, instance: s, expect: legall}\n  - {ask: play, instance: t, expect: legal}\n"
+                    "  - {ask: plya, instance: s}\n  - {ask: play, instance: s, expect: legal, rules: [nope]}\n",
+                    encoding="utf-8")
+    code, out, err = cli("check", str(path))
+    lines = err.strip().splitlines()
+    assert code == 2 and out == ""
+    assert [line.split(":")[2:4] for line in lines] == [["2", "9"], ["7", "30"], ["8", "17"], ["9", "6"], ["10", "53"]]
+    assert "'p999'" in lines[0] and "'legall'" in lines[1] and "'t'" in lines[2] and "'plya'" in lines[3]
+    assert "'nope'" in lines[4]
+
+
+def test_errors_of_one_file_are_bounded(cli, tmp_path: Path) -> None:
+    from pyengine.core.scenario import MAX_FILE_ERRORS
+
+    path = tmp_path / "many.yaml"
+    path.write_text("game: lotr\nplayers: {alice: {}}\nquestions:\n"
+                    + "".join(f"  - {{ask: play, instance: x{n}}}\n" for n in range(MAX_FILE_ERRORS + 5)),
+                    encoding="utf-8")
+    code, _, err = cli("check", str(path))
+    assert code == 2 and len(err.strip().splitlines()) == MAX_FILE_ERRORS
+
+
+def test_exit_codes_tell_a_bound_and_a_defect_from_bad_input(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyengine.core import answering
+
+    code, _, err = cli("--timeout", "0.05", "explain", str(ROOT / "tests/scenarios/dfm/plays.yaml"))
+    assert code == 3 and "--timeout" in err
+    code, _, err = cli("check", str(ROOT / "tests/scenarios/dfm/plays.yaml"), "--timeout", "0.05", "--jobs", "1")
+    assert code == 3 and "longer than" in err
+
+    def broken(*_: object) -> None:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(answering, "readings", broken)
+    code, _, err = cli("readings")
+    assert code == 4 and "internal error" in err and "boom" in err and "Traceback" not in err
+
+
+def test_shell_completion_scripts(cli) -> None:
+    for shell in ("bash", "zsh", "tcsh"):
+        code, out, _ = cli("completion", shell)
+        assert code == 0 and "pyengine" in out and "edge-cases" in out and "max-instances" in out
+
+
+def test_a_text_decklist_names_its_game(cli, tmp_path: Path) -> None:
+    decks = ROOT / "examples" / "decks"
+    code, out, err = cli("deck", str(decks / "sauron_eight.txt"), str(decks / "spider_man_own_ally.txt"))
+    assert code == 1, err
+    assert "sauron_eight.txt: invalid" in out and "spider_man_own_ally.txt: invalid" in out
+    plain = tmp_path / "plain.txt"
+    plain.write_text("4 Sting\n", encoding="utf-8")
+    code, out, err = cli("deck", str(plain), str(decks / "sauron_eight.txt"))
+    assert code == 2 and "which game is this decklist for?" in err and "Ring-bearer:" in err
+    assert "sauron_eight.txt: invalid" in out

@@ -29,10 +29,10 @@ from pyengine.games.marvel.game import loose_key
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 
 
-def _one_line(code: int, err: str, *words: str) -> None:
-    """Exit 2, exactly one error line (no traceback), holding `words`."""
+def _one_line(code: int, err: str, *words: str, exit_code: int = 2) -> None:
+    """Exit 2 (or `exit_code`: 3 for a bound reached), exactly one error line (no traceback), holding `words`."""
     lines = err.strip().splitlines()
-    assert code == 2, err
+    assert code == exit_code, err
     assert len(lines) == 1 and lines[0].startswith("error: "), err
     assert "Traceback" not in err
     for word in words:
@@ -158,7 +158,7 @@ def test_limits_are_checked_while_parsing(cli, tmp_path: Path) -> None:
 def test_the_timeout_covers_grounding(cli) -> None:
     started = time.monotonic()
     code, _, err = cli("--timeout", "0.05", "explain", str(ROOT / "tests/scenarios/dfm/plays.yaml"))
-    _one_line(code, err, "longer than 0.05 s (--timeout)")
+    _one_line(code, err, "longer than 0.05 s (--timeout)", exit_code=3)
     assert time.monotonic() - started < 5
 
 
@@ -321,7 +321,8 @@ def test_a_dead_worker_is_an_error_for_its_file_and_the_run_goes_on(cli, monkeyp
             raise RuntimeError("boom")
         return real(path)
 
-    # The files are answered in one batch first; the batch fails, and each file is answered again alone.
+    # The files are answered in one batch first; the batch fails, and each file is answered again alone: the two
+    # good files are answered, the three others reported, and the worst of them (a defect, 4) is the exit code.
     monkeypatch.setattr(scenario, "load_scenario", dying)
     files = [_write(tmp_path / name, STING.read_text(encoding="utf-8"))
              for name in ("a.yaml", "die.yaml", "crash.yaml", "b.yaml")]
@@ -329,7 +330,8 @@ def test_a_dead_worker_is_an_error_for_its_file_and_the_run_goes_on(cli, monkeyp
     started = time.monotonic()
     code, out, err = cli("check", "--jobs", "2", str(tmp_path))
     lines = err.strip().splitlines()
-    assert code == 2 and out == "" and time.monotonic() - started < 60
+    assert code == 4 and time.monotonic() - started < 60
+    assert out.strip() == "6 passed, 0 failed (2 scenario files); 3 files not answered (errors above)"
     assert any("die.yaml" in line and "worker died" in line for line in lines)
     assert any("crash.yaml" in line and "internal error" in line and "boom" in line for line in lines)
     assert any("bad.yaml" in line and "Stingg" in line for line in lines)

@@ -81,26 +81,34 @@ def test_bad_sides_are_input_errors(cli) -> None:
     assert code == 2 and "unknown choice 'two'" in err
 
 
-@pytest.mark.parametrize("file, question, before, after, change", [
-    ("examples/judge_second_sting.yaml", "alice-second-sting", "illegal", "legal", 'removed("alice-sting")'),
-    ("tests/scenarios/lotr/heal.yaml", "no-wound-no-heal", "illegal", "legal", 'wounds("aragorn-unhurt",0,1)'),
+PETER_TURNED = ("turn \u2022Spider-Man (01001a) [peter] from \u2022Spider-Man (01001a) face up to "
+                "\u2022Peter Parker (01001b) face up")
+
+
+@pytest.mark.parametrize("file, question, before, after, change, words", [
+    ("examples/judge_second_sting.yaml", "alice-second-sting", "illegal", "legal", 'removed("alice-sting")',
+     "take \u2022Sting (1R313) [alice-sting] out of the state"),
+    ("tests/scenarios/lotr/heal.yaml", "no-wound-no-heal", "illegal", "legal", 'wounds("aragorn-unhurt",0,1)',
+     "give \u2022Aragorn, Ranger of the North (1R89) [aragorn-unhurt] 1 wound instead of 0"),
     ("tests/scenarios/lotr/dead_pile.yaml", "dead-ally-stops-follower-of-its-title", "illegal", "legal",
-     'removed("gaffer-ally")'),
+     'removed("gaffer-ally")', "take \u2022The Gaffer, Sam's Father (1R291) [gaffer-ally] out of the state"),
     ("tests/scenarios/marvel/hero_and_ally.yaml", "ally-peter-beside-hero-peter", "illegal", "legal",
-     'face("peter","01001a","01001b")'),
+     'face("peter","01001a","01001b")', PETER_TURNED),
     ("tests/scenarios/marvel/minions.yaml", "revealed-spider-man-minion", "discarded", "enters_play",
-     'face("peter","01001a","01001b")'),
+     'face("peter","01001a","01001b")', PETER_TURNED),
     ("tests/scenarios/dfm/tokens_short.yaml", "enter-needs-a-token", "refused", "done",
-     "value(tok(fellowship),0,1)"),
-    ("tests/scenarios/dfm/goldberry_reserve_short.yaml", "strict-refuses", "refused", "done", "value(reserve,2,3)"),
+     "value(tok(fellowship),0,1)", "Power tokens at fellowship: 1 instead of 0 at the start"),
+    ("tests/scenarios/dfm/goldberry_reserve_short.yaml", "strict-refuses", "refused", "done", "value(reserve,2,3)",
+     "the Power token reserve: 3 instead of 2 at the start"),
 ])
 def test_flip_finds_the_smallest_change(cli, file: str, question: str, before: str,
-                                        after: str, change: str) -> None:
+                                        after: str, change: str, words: str) -> None:
+    """The change in words (`changes`), its term under `facts`."""
     code, out, _ = cli("flip", str(ROOT / file), "--question", question, "--json")
     data = json.loads(out)
     assert code == 0 and data["flippable"]
     assert (data["before"]["verdict"], data["after"]["verdict"]) == (before, after)
-    assert data["changes"] == [change]
+    assert data["changes"] == [words] and data["facts"] == [change]
     assert data["necessary_because"]
 
 

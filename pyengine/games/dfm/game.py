@@ -746,6 +746,15 @@ class Dfm:
             return render(value)
         return None
 
+    def describe_change(self, change: clingo.Symbol, state: State) -> str:
+        """A change the flip search made to the starting state (rules/flip/dfm.lp, change/1) in words."""
+        args = change.arguments
+        if change.name == "value" and len(args) == 3:
+            return f"{fluent_words(args[0])}: {args[2].number} instead of {args[1].number} at the start"
+        if change.name == "dropped" and args:
+            return f"no longer at the start: {fluent_words(args[0])}"
+        return str(change)
+
     def describe(self, evidence: clingo.Symbol, state: State) -> str:
         args = evidence.arguments
         if evidence.name == "step" and args:
@@ -757,6 +766,29 @@ class Dfm:
         if evidence.name == "row" and args:
             return f"dfm_allies {args[0]}"
         return str(evidence).replace('"', "")
+
+
+# The starting state's numbers and facts (init_num/2, init/1) in words, by the fluent's name; {0}, {1} are its
+# arguments.
+FLUENT_WORDS = {
+    "tok": "Power tokens at {0}", "coins": "{0}'s coins", "stack": "Power tokens on the {0} stack",
+    "discarded": "{0} cards in the discard pile", "units": "{0}'s units in region {1}",
+    "alliance": "{0}'s {1} Alliance tokens", "symbols": "{0}'s {1} race symbols",
+    "fortress": "{0}'s Fortress in region {1}",
+    "taken": "the card at row {0}, column {1} taken", "turn": "{0}'s turn", "open_tile": "tile {0} open",
+    "eagle_at": "the Eagle at {0}", "reserve": "the Power token reserve", "nazgul": "the Nazgul's place",
+    "ring": "the Ring's place", "discard_pile": "cards in the discard pile",
+    **{status: "{0}'s ally {1} " + status.replace("_", " ") for status in ALLY_STATES},
+}
+
+
+def fluent_words(fluent: clingo.Symbol) -> str:
+    """A fluent of the starting state in words (its term where no words are kept for its name)."""
+    pattern = FLUENT_WORDS.get(fluent.name)
+    arguments = [str(a).replace('"', "").replace("_", " ") for a in fluent.arguments]
+    if pattern is None or pattern.count("{") > len(arguments):
+        return ", ".join([fluent.name.replace("_", " "), *arguments]) if arguments else fluent.name.replace("_", " ")
+    return pattern.format(*arguments)
 
 
 GAME = Dfm()

@@ -690,6 +690,9 @@ class Lotr(CardGame):
 
     # -- explanations --------------------------------------------------------------------------------------
 
+    def zone_words(self, zone: str) -> str:
+        return ZONE_NAMES.get(zone, zone)
+
     def describe_instance(self, inst: Any) -> str:
         where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"
         if inst.zone in IN_PLAY_ZONES and inst.active is not None:  # else the rules find it (explanations say)

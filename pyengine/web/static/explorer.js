@@ -376,8 +376,8 @@ const Explorer = (() => {
           el("a", {href: `/rulebook/${s.document}#${s.paragraph}`, text: " (in the rulebook)"}))));
       items.push(el("li", {class: "reason"}, el("code", {class: "rule", text: reason.rule}),
         rule ? el("span", {class: "statement", text: ` ${rule.statement}`}) : null,
-        el("div", {class: "state", text: `state: ${reason.state}`}),
-        el("div", {class: "evidence"}, el("code", {text: reason.evidence})),
+        el("div", {class: "state", text: `state: ${reason.evidence}`}),
+        el("div", {class: "evidence"}, el("code", {text: reason.facts})),
         el("ul", {class: "sources"}, ...sources)));
     }
     const rested = Object.entries(restedOn || {}).map(([r, c]) => `${r}=${c}`);

@@ -38,12 +38,12 @@ def compact(result: dict[str, Any]) -> list[dict[str, Any]]:
         item = {"question": q["question"], "got": q["got"], "rules": q["rules"], "rested_on": q["rested_on"],
                 "readings": {k: v for k, v in q["readings"].items() if defaults.get(k) != v},
                 "assumptions": q.get("assumptions"),
-                "reasons": sorted(f'{r["rule"]} {r["evidence"]}' for r in q["reasons"])}
+                "reasons": sorted(f'{r["rule"]} {r["facts"]}' for r in q["reasons"])}
         if q.get("plays") is not None:
             details = sorted(" | ".join([p["play"], str(p["verdict"]), ",".join(p["rules"]),
                                          ",".join(f"{k}={v}" for k, v in sorted(p["rested_on"].items())),
                                          ",".join(p.get("assumptions") or []),
-                                         ";".join(sorted(r["evidence"] for r in p["reasons"]))]) for p in q["plays"])
+                                         ";".join(sorted(r["facts"] for r in p["reasons"]))]) for p in q["plays"])
             item["legal"] = sorted(x["play"] for x in q["plays"] if x["verdict"] == "legal")
             item["plays"] = len(details)
             item["plays_digest"] = hashlib.sha256("\n".join(details).encode()).hexdigest()

@@ -92,7 +92,7 @@ def test_text_deck_file_on_the_builtin_catalog(cli) -> None:
     assert code == 1
     assert deck["verdict"] == "invalid"
     assert [r["rule"] for r in deck["reasons"]] == ["lotr_deck_four_per_title"]
-    assert "8 cards of the title" in deck["reasons"][0]["state"]
+    assert "8 cards of the title" in deck["reasons"][0]["evidence"]
 
 
 @needs_gemp
@@ -102,7 +102,7 @@ def test_text_decklist_under_document_and_gemp(cli) -> None:
     [deck] = json.loads(out)["decks"]
     assert code == 1
     assert [r["rule"] for r in deck["reasons"]] == ["lotr_deck_four_per_title"]
-    assert "White Hand Attacker" in deck["reasons"][0]["state"]
+    assert "White Hand Attacker" in deck["reasons"][0]["evidence"]
     code, out, _ = cli("deck", path, "--game", "lotr", "--catalog", "gemp", "--profile", "gemp", "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 1
