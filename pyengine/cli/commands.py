@@ -6,6 +6,7 @@ from __future__ import annotations
 import argparse
 import json
 import os
+import socket
 import sys
 import time
 from collections.abc import Callable
@@ -14,6 +15,7 @@ from typing import Any
 
 from pyengine.core.errors import InputError
 from pyengine.core.limits import DEFAULT_LIMITS
+from pyengine.core.resources import existing_dirs, scenario_dirs
 from pyengine.core.results import FileErrors
 from pyengine.games import importer
 
@@ -155,6 +157,7 @@ def cmd_consistency(args: argparse.Namespace) -> int:
         print(result.to_json())
         return result.exit_code
     accepted = set(result.accepted)
+    print("scenarios read from: " + (", ".join(result.scenario_folders) or "none"))
     for entry in result.documents:
         print(f"{entry['document']}: {entry['paragraphs']} paragraphs, {entry['normative']} normative, "
               f"{entry['covered']} covered, {len(entry['findings'])} findings")
@@ -235,10 +238,26 @@ def cmd_serve(args: argparse.Namespace) -> int:
     docs = args.docs or os.environ.get("PYENGINE_DOCS")
     if docs and not Path(docs).is_dir():
         raise InputError("no such folder", file=docs, field="--docs", expected="the folder of the rules documents")
-    scenarios = [Path(p) for p in (args.scenarios or ["examples", "tests/scenarios"])]
-    settings = Settings(docs=Path(docs) if docs else None, scenarios=[p for p in scenarios if p.exists()],
+    scenarios = existing_dirs(args.scenarios, "--scenarios") if args.scenarios else scenario_dirs()
+    settings = Settings(docs=Path(docs) if docs else None, scenarios=scenarios,
                         workers=args.workers, solve_seconds=args.timeout or DEFAULT_LIMITS.solve_seconds,
                         memory_mb=args.memory, max_instances=args.max_instances, server_memory_mb=args.memory)
+    listening = _listen(args.host, args.port)
     print(f"pyengine explorer on http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=sys.stderr, flush=True)
-    uvicorn.run(create_app(settings), host=args.host, port=args.port, log_level="warning")
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning"))
+    server.run(sockets=[listening])
     return 0
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The server's socket, bound before anything is printed, so that a port in use is one line of error."""
+    try:
+        family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
+        listening = socket.socket(family, socket.SOCK_STREAM)
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+    except OSError as error:
+        raise InputError(f"cannot listen on {host}:{port}: {error.strerror or error}", field="--port",
+                         expected="a free port on an address of this machine") from None
+    listening.listen(2048)
+    return listening

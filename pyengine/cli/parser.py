@@ -173,7 +173,8 @@ def build_parser() -> argparse.ArgumentParser:
     co.add_argument("documents", nargs="*", metavar="DOC", help="document ids (default: every document encoded)")
     co.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS)")
     co.add_argument("--scenarios", nargs="+", metavar="PATH",
-                    help="scenario folders (default: examples, tests/scenarios)")
+                    help="scenario folders, each of which must exist (default: the examples and test scenarios "
+                         "pyengine ships)")
     co.add_argument("--no-search", action="store_true", help="skip the states the edge-case search finds")
     co.add_argument("--deep", action="store_true", help="also search for dead and redundant rules (slow)")
     co.add_argument("--baseline", metavar="FILE",
@@ -205,7 +206,8 @@ def build_parser() -> argparse.ArgumentParser:
     sv.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS); "
                                                   "the rulebook shows paraphrases only without it")
     sv.add_argument("--scenarios", nargs="+", metavar="PATH",
-                    help="scenario folders the rulebook cites (default: examples, tests/scenarios where present)")
+                    help="scenario folders the rulebook cites, each of which must exist (default: the examples "
+                         "and test scenarios pyengine ships)")
     sv.add_argument("--workers", type=_positive_int, default=2, help="worker processes answering (default 2)")
     sv.set_defaults(func=cmd_serve)
 

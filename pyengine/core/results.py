@@ -345,10 +345,12 @@ class EdgeCasesResult(Result):
 
 @dataclass
 class ConsistencyResult(Result):
-    """The consistency report of the rules documents and the findings not in the baseline."""
+    """The consistency report of the rules documents, the findings not in the baseline, and the scenario
+    folders whose files it read."""
 
     documents: list[dict[str, Any]]
     new: list[str]
+    scenario_folders: list[str]
     accepted: list[str] = field(default_factory=list, metadata={"internal": True})
     exit_code: int = field(default=0, metadata={"internal": True})
 

@@ -13,7 +13,7 @@ from typing import Any
 from pyengine.core import kb as kbase
 from pyengine.core.errors import InputError, closest
 from pyengine.core.findings import Finding
-from pyengine.core.resources import rules_dir
+from pyengine.core.resources import existing_dirs, rules_dir, scenario_dirs
 from pyengine.core.results import (
     ConsistencyResult,
 )
@@ -189,7 +189,8 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
                 baseline: str | Path | None = None, write_baseline: str | Path | None = None) -> ConsistencyResult:
     """Check the rules documents in `docs` against the knowledge base (coverage, drift, readings and rule
     tensions with states, dead rules with `deep`, the Allies lint). With a baseline of accepted finding ids the
-    exit code is 1 when a finding is new; without one, 1 when a finding is an error."""
+    exit code is 1 when a finding is new; without one, 1 when a finding is an error. The scenarios cited are
+    read from `scenarios` (each must exist), else from the folders pyengine ships (resources.scenario_dirs)."""
     import yaml
 
     known = games_documents()
@@ -201,7 +202,7 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
     if folder is None or not folder.is_dir():
         raise InputError(f"no rules documents folder at {folder or '(none given)'}", field="--docs",
                          expected="--docs DIR or PYENGINE_DOCS naming the folder of the rules documents")
-    paths = [Path(p) for p in (scenarios or ["examples", "tests/scenarios"])]
+    paths = existing_dirs(scenarios, "--scenarios") if scenarios else scenario_dirs()
     report = check(documents or known, folder, paths, search_states, deep)
     accepted: set[str] = set()
     if baseline:
@@ -222,4 +223,4 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
             raise InputError(f"cannot write the baseline: {exc.strerror}", file=str(write_baseline),
                              field="--write-baseline") from None
     code = (1 if new else 0) if baseline else (1 if any(f["severity"] == "error" for f in found) else 0)
-    return ConsistencyResult(report, new, sorted(accepted) if baseline else [], code)
+    return ConsistencyResult(report, new, [str(p) for p in paths], sorted(accepted) if baseline else [], code)

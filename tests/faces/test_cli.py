@@ -304,3 +304,16 @@ def test_a_text_decklist_names_its_game(cli, tmp_path: Path) -> None:
     code, out, err = cli("deck", str(plain), str(decks / "sauron_eight.txt"))
     assert code == 2 and "which game is this decklist for?" in err and "Ring-bearer:" in err
     assert "sauron_eight.txt: invalid" in out
+
+
+def test_serve_on_a_port_in_use_is_one_line(cli) -> None:
+    import socket
+
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen(1)
+        port = taken.getsockname()[1]
+        code, out, err = cli("serve", "--port", str(port))
+    assert code == 2 and out == "" and err.strip().splitlines() == [
+        f"error: --port: cannot listen on 127.0.0.1:{port}: Address already in use; expected a free port on an "
+        "address of this machine"]

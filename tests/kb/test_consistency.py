@@ -129,6 +129,19 @@ def test_missing_documents_folder_is_an_input_error(cli, tmp_path: Path) -> None
     assert code == 2 and "no rules documents folder" in err
 
 
+def test_scenario_folders_come_from_the_package_and_a_missing_one_is_refused(cli, tmp_path: Path) -> None:
+    import subprocess
+    import sys
+
+    elsewhere = subprocess.run([sys.executable, "-m", "pyengine", "consistency", "--docs", str(DOCS), "--no-search",
+                                "--json"], capture_output=True, text=True, cwd=tmp_path, check=False)
+    here = cli("consistency", "--docs", str(DOCS), "--no-search", "--json")
+    assert json.loads(elsewhere.stdout) == json.loads(here[1])
+    assert json.loads(here[1])["scenario_folders"] == [str(ROOT / "examples"), str(ROOT / "tests" / "scenarios")]
+    code, out, err = cli("consistency", "--docs", str(DOCS), "--no-search", "--scenarios", "nowhere")
+    assert code == 2 and out == "" and "nowhere: --scenarios: no such file or folder" in err
+
+
 def test_deep_search_tells_explanatory_rules_from_deciding_ones() -> None:
     from pyengine.tools.consistency import deep_findings
 
