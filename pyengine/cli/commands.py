@@ -8,11 +8,10 @@ import json
 import os
 import socket
 import sys
-import time
-from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pyengine.cli.progress import progress
 from pyengine.core.errors import InputError
 from pyengine.core.limits import DEFAULT_LIMITS
 from pyengine.core.resources import existing_dirs, scenario_dirs
@@ -38,19 +37,6 @@ def reading_pairs(args: argparse.Namespace) -> dict[str, str]:
     return chosen
 
 
-def _progress(done: int, total: int, started: float) -> None:
-    """A progress line on a terminal, for runs that take longer than a second (written to the terminal
-    itself: the only output that may move the cursor)."""
-    stream = sys.__stderr__
-    if stream is not None and stream.isatty() and total > 1 and time.monotonic() - started > 1.0:
-        print(f"\rchecked {done}/{total}", end="" if done < total else "\n", file=stream, flush=True)
-
-
-def _progress_line() -> Callable[[int, int], None]:
-    started = time.monotonic()
-    return lambda done, total: _progress(done, total, started)
-
-
 def _print_errors(files: list[FileErrors]) -> None:
     """Each error of the files that could not be answered, a line each on standard error."""
     for entry in files:
@@ -64,7 +50,8 @@ def _with_errors(summary: str, files: list[FileErrors]) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
-    result = _api().check(args.paths, args.readings, args.profile, args.jobs, _progress_line(), args.dask)
+    with progress("checking", "files") as shown:
+        result = _api().check(args.paths, args.readings, args.profile, args.jobs, shown, args.dask)
     _print_errors(result.errors)
     if args.json:
         result.write_json(sys.stdout)
@@ -94,8 +81,9 @@ def cmd_plays(args: argparse.Namespace) -> int:
 
 
 def cmd_deck(args: argparse.Namespace) -> int:
-    result = _api().check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
-                                _progress_line(), args.dask)
+    with progress("validating", "decklists") as shown:
+        result = _api().check_decks(args.files, args.game, args.catalog, args.readings, args.profile, args.jobs,
+                                    shown, args.dask)
     _print_errors(result.errors)
     if args.json:
         result.write_json(sys.stdout)
@@ -112,9 +100,9 @@ def cmd_deck(args: argparse.Namespace) -> int:
 
 
 def cmd_edge_cases(args: argparse.Namespace) -> int:
-    progress = _progress_line()
-    result = _api().edge_cases(args.game, tuple(args.compare) if args.compare else None, args.decisive, args.all,
-                            args.max_cards, args.instances, args.limit, args.out, progress)
+    with progress("searching", "states found") as shown:
+        result = _api().edge_cases(args.game, tuple(args.compare) if args.compare else None, args.decisive, args.all,
+                                   args.max_cards, args.instances, args.limit, args.out, shown)
     if args.json:
         print(result.to_json())
         return 0
@@ -131,7 +119,8 @@ def cmd_edge_cases(args: argparse.Namespace) -> int:
 
 
 def cmd_flip(args: argparse.Namespace) -> int:
-    result = _api().flip(Path(args.file), args.question, args.readings, args.profile)
+    with progress("searching for a change", "searches") as shown:
+        result = _api().flip(Path(args.file), args.question, args.readings, args.profile, shown)
     if args.json:
         print(result.to_json())
         return 0
@@ -149,10 +138,10 @@ def cmd_flip(args: argparse.Namespace) -> int:
 
 
 def cmd_consistency(args: argparse.Namespace) -> int:
-    import os
-
-    result = _api().consistency(args.documents, args.docs or os.environ.get("PYENGINE_DOCS") or None, args.scenarios,
-                             not args.no_search, args.deep, args.baseline, args.write_baseline)
+    with progress("checking", "steps") as shown:
+        result = _api().consistency(args.documents, args.docs or os.environ.get("PYENGINE_DOCS") or None,
+                                    args.scenarios, not args.no_search, args.deep, args.baseline, args.write_baseline,
+                                    shown)
     if args.json:
         print(result.to_json())
         return result.exit_code
@@ -209,7 +198,8 @@ def cmd_schema(args: argparse.Namespace) -> int:
 
 
 def cmd_import(args: argparse.Namespace) -> int:
-    result = _api().import_source(args.source, args.path, _progress_line(), replace=args.replace)
+    with progress("importing", "files") as shown:
+        result = _api().import_source(args.source, args.path, shown, replace=args.replace)
     if args.json:
         print(result.to_json())
     else:

@@ -3,6 +3,8 @@ or stopped with a clear message instead of hanging. The command line sets them (
 
 from __future__ import annotations
 
+import time
+from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -45,19 +47,27 @@ class LimitError(BoundError):
         super().__init__(message, expected="a smaller state, or a higher limit")
 
 
+# How often a long solve reports that it is still going (bounded_solve's `tick`).
+TICK_SECONDS = 0.25
+
+
 def bounded_solve(control: clingo.Control, what: str, seconds: float | None = None,
-                  assumptions: list[tuple[clingo.Symbol, bool]] | None = None) -> tuple[bool, list[clingo.Symbol]]:
+                  assumptions: list[tuple[clingo.Symbol, bool]] | None = None,
+                  tick: Callable[[], None] | None = None) -> tuple[bool, list[clingo.Symbol]]:
     """Solve within the time limit (under `assumptions`, atoms taken true or false for this solve only):
-    whether a model exists, and the shown atoms of the last (best) one. Raises LimitError, naming `what` was
-    stopped, when the limit runs out."""
+    whether a model exists, and the shown atoms of the last (best) one; `tick` is called every TICK_SECONDS
+    while it runs. Raises LimitError, naming `what` was stopped, when the limit runs out."""
     last: list[clingo.Symbol] = []
     limit = limits.solve_seconds if seconds is None else seconds
+    deadline = time.monotonic() + limit
 
     def on_model(model: clingo.Model) -> None:
         last[:] = model.symbols(shown=True)
 
     with control.solve(assumptions=assumptions or [], on_model=on_model, async_=True) as handle:
-        if not handle.wait(limit):
-            handle.cancel()
-            raise LimitError(f"{what} stopped after {limit:g} s; the limit is set by --timeout")
+        while not handle.wait(min(TICK_SECONDS, max(0.0, deadline - time.monotonic())) if tick else limit):
+            if time.monotonic() >= deadline or tick is None:
+                handle.cancel()
+                raise LimitError(f"{what} stopped after {limit:g} s; the limit is set by --timeout")
+            tick()
         return bool(handle.get().satisfiable), last

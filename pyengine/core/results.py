@@ -12,7 +12,9 @@ from typing import TYPE_CHECKING, Any, TextIO
 if TYPE_CHECKING:
     from pyengine.core.errors import InputError
 
+# Progress of a run: called with (items done, items in all); a StepProgress also says which step it is on.
 Progress = Callable[[int, int], None]
+StepProgress = Callable[[int, int, str], None]
 # Field metadata: left out of the JSON when None.
 OMIT_NONE = {"omit_none": True}
 Choices = dict[str, str]

@@ -104,7 +104,8 @@ def answer_chunks(one: Callable[[Any], Any], many: Callable[[list[Any]], list[An
     from pyengine.run.runner import Failure, run_bounded
 
     total = sum(len(c) for c in chunks)
-    done = None if progress is None else (lambda n, _: progress(min(n * BATCH_FILES, total), total))
+    size = len(chunks[0]) if chunks else 1  # chunks are of one size but the last
+    done = None if progress is None else (lambda n, _: progress(min(n * size, total), total))
     share = [limits.solve_seconds * (BATCH_SHARE if len(chunk) > 1 else 1.0) for chunk in chunks]
     results: list[Any] = []
     stopped: list[int] = []

@@ -14,9 +14,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.errors import InputError, closest
 from pyengine.core.findings import Finding
 from pyengine.core.resources import existing_dirs, rules_dir, scenario_dirs
-from pyengine.core.results import (
-    ConsistencyResult,
-)
+from pyengine.core.results import ConsistencyResult, StepProgress
 from pyengine.core.scenario import load_scenario, scenario_files
 from pyengine.core.sources import Paragraph, read_document
 from pyengine.games import DOCUMENT_FILES, GAME_OF, lint, registry
@@ -158,25 +156,40 @@ def deep_findings(document: str) -> list[Finding]:
 
 
 def check(documents: list[str], docs: Path, scenario_paths: list[Path], search_states: bool,
-          deep: bool) -> list[dict[str, Any]]:
-    """The report: one entry per document with its counts and findings."""
+          deep: bool, progress: StepProgress | None = None) -> list[dict[str, Any]]:
+    """The report: one entry per document with its counts and findings (`progress` hears each step: a
+    document's coverage and readings, its tensions, its deep search)."""
     report = []
+    steps = len(documents) * (1 + search_states + deep)
+    done = 0
+
+    def step(label: str) -> None:
+        nonlocal done
+        if progress:
+            progress(done, steps, label)
+        done += 1
+
     for document in documents:
         path = docs / DOCUMENT_FILES[document]
         if not path.exists():
             raise InputError(f"document {document} not found", file=str(path),
                              expected="the rules documents folder (--docs or PYENGINE_DOCS)")
         current = read_document(docs, document)
+        step(f"{document}: coverage and readings")
         summary, findings = coverage_and_drift(document, current, citations(scenario_paths, document))
         findings += reading_findings(document, search_states)
         if search_states:
+            step(f"{document}: tensions")
             findings += tension_findings(document)
         if deep:
+            step(f"{document}: dead and redundant rules")
             findings += deep_findings(document)
         document_lint = lint(document)
         if document_lint is not None:
             findings += document_lint(current)
         report.append({"document": document, **summary, "findings": [f.as_dict() for f in findings]})
+    if progress:
+        progress(steps, steps, "done")
     return report
 
 
@@ -186,7 +199,8 @@ def games_documents() -> list[str]:
 
 def consistency(documents: list[str] | None = None, docs: str | Path | None = None,
                 scenarios: list[str | Path] | None = None, search_states: bool = True, deep: bool = False,
-                baseline: str | Path | None = None, write_baseline: str | Path | None = None) -> ConsistencyResult:
+                baseline: str | Path | None = None, write_baseline: str | Path | None = None,
+                progress: StepProgress | None = None) -> ConsistencyResult:
     """Check the rules documents in `docs` against the knowledge base (coverage, drift, readings and rule
     tensions with states, dead rules with `deep`, the Allies lint). With a baseline of accepted finding ids the
     exit code is 1 when a finding is new; without one, 1 when a finding is an error. The scenarios cited are
@@ -203,7 +217,7 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
         raise InputError(f"no rules documents folder at {folder or '(none given)'}", field="--docs",
                          expected="--docs DIR or PYENGINE_DOCS naming the folder of the rules documents")
     paths = existing_dirs(scenarios, "--scenarios") if scenarios else scenario_dirs()
-    report = check(documents or known, folder, paths, search_states, deep)
+    report = check(documents or known, folder, paths, search_states, deep, progress)
     accepted: set[str] = set()
     if baseline:
         from pyengine.core.yamlio import load_file

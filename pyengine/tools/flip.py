@@ -20,6 +20,7 @@ from pyengine.core.limits import bounded_solve
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import (
     FlipResult,
+    Progress,
     RuleStatement,
     VerdictRules,
 )
@@ -48,8 +49,10 @@ class _Prefix(ast.Transformer):
         return node
 
 
-def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Flip | None:
-    """The smallest change that turns the verdict of one question, or None when no allowed change does."""
+def flip(scenario: Scenario, question_id: str, overrides: dict[str, str],
+         progress: Progress | None = None) -> Flip | None:
+    """The smallest change that turns the verdict of one question, or None when no allowed change does
+    (`progress` hears (0, 1) while the search runs, (1, 1) when it is done)."""
     questions = {q.id: q for q in scenario.questions}
     if question_id not in questions:
         raise InputError(f"no question {question_id!r} in {scenario.path}", field="--question",
@@ -76,7 +79,10 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
     control.add("base", [], ":- " + forbidden + ".\n#show change/1.\n#show verdict/2.\n#show reason/3.")
     steps = max((int(f.arguments) for f in facts if f.name == "last_step"), default=0)
     control.ground(one_shot_parts(game.name, frozenset({question.kind}), steps))
-    satisfiable, best = bounded_solve(control, "the search for a change")
+    satisfiable, best = bounded_solve(control, "the search for a change",
+                                      tick=(lambda: progress(0, 1)) if progress else None)
+    if progress:
+        progress(1, 1)
     if not satisfiable:
         return None
     verdicts = [str(s.arguments[1]) for s in best if s.name == "verdict"]
@@ -86,11 +92,11 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str]) -> Fli
 
 
 def flip_question(source: Scenario | str | Path | dict[str, Any], question: str, readings: dict[str, str] | None = None,
-         profile: str | None = None) -> FlipResult:
+                  profile: str | None = None, progress: Progress | None = None) -> FlipResult:
     """The smallest change to the state that turns the verdict of `question` around."""
     scenario = to_scenario(source)
     validate_choices(readings, profile)
-    found = flip(scenario, question, overrides(scenario.game.name, readings, profile))
+    found = flip(scenario, question, overrides(scenario.game.name, readings, profile), progress)
     if found is None:
         return FlipResult(question, False)
     kb = kbase.load(scenario.game.name)

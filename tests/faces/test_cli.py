@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -317,3 +318,25 @@ def test_serve_on_a_port_in_use_is_one_line(cli) -> None:
     assert code == 2 and out == "" and err.strip().splitlines() == [
         f"error: --port: cannot listen on 127.0.0.1:{port}: Address already in use; expected a free port on an "
         "address of this machine"]
+
+
+def test_progress_on_a_terminal_ends_with_a_summary_line(monkeypatch: pytest.MonkeyPatch) -> None:
+    import io
+
+    from pyengine.cli import progress
+
+    monkeypatch.setattr(progress, "SHOW_AFTER_SECONDS", 0.0)
+    terminal = io.StringIO()
+    shown = progress.TerminalProgress("checking", "files", stream=terminal, force=True)
+    for done in range(4):
+        shown(done, 3 if done < 3 else 5, f"file {done}")
+    shown.finish()
+    text = terminal.getvalue()
+    assert "checking file 3" in text and "3/5" in text
+    assert re.search(r"checking: 3 of 5 files in \d+\.\d s$", text.rstrip().splitlines()[-1])
+    # Not on a terminal (a pipe, a file, CI): nothing at all.
+    piped = io.StringIO()
+    quiet = progress.TerminalProgress("checking", "files", stream=piped)
+    quiet(1, 2)
+    quiet.finish()
+    assert piped.getvalue() == ""
