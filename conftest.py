@@ -16,6 +16,8 @@ SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
 DATA = ROOT.parent / "shared" / "data"
 GEMP_CARDS = DATA / "gemp-lotr" / "cards"
 MARVELSDB = DATA / "marvelsdb"
+# The folder of the test session's catalog store, kept by the process that made it.
+_STORE_FOLDER = pytest.StashKey[Path]()
 
 
 def pytest_configure(config: pytest.Config) -> None:
@@ -31,6 +33,7 @@ def pytest_configure(config: pytest.Config) -> None:
     if hasattr(config, "workerinput") and os.environ.get(store.STORE_ENV):
         return
     folder = Path(tempfile.mkdtemp(prefix="pyengine-store-"))
+    config.stash[_STORE_FOLDER] = folder
     os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
     if GEMP_CARDS.is_dir():
         cards, report = gemp.read(GEMP_CARDS)
@@ -38,6 +41,15 @@ def pytest_configure(config: pytest.Config) -> None:
     if (MARVELSDB / "pack").is_dir():
         cards, report = marvelsdb.read(MARVELSDB)
         store.write_source("marvelsdb", "marvel", str(MARVELSDB), cards, report)
+
+
+def pytest_unconfigure(config: pytest.Config) -> None:
+    """The session's store goes with the session (only the process that made it removes it)."""
+    import shutil
+
+    folder = config.stash.get(_STORE_FOLDER, None)
+    if folder is not None:
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 @pytest.fixture(autouse=True)

@@ -258,9 +258,12 @@ def _run(*args: str, **options) -> subprocess.CompletedProcess:
 
 
 def test_ctrl_c_is_one_line() -> None:
+    # The command gets Ctrl+C's default handling even where this test runs in a job that ignores SIGINT (a
+    # background job of a shell), whose ignoring a child would otherwise inherit.
     process = subprocess.Popen([sys.executable, "-m", "pyengine", "edge-cases", "--game", "lotr", "--compare",
                                 "default", "gemp", "--all", "--max-cards", "6"], cwd=ROOT, text=True,
-                               stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     time.sleep(1.5)
     process.send_signal(signal.SIGINT)
     _, err = process.communicate(timeout=30)
