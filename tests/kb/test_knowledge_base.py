@@ -20,14 +20,13 @@ GAMES = sorted(registry())
 
 
 def _documented(game: str) -> set[str]:
-    """The predicates a doc block (`%* head(...) / other(...)` or `... and ...`) describes, in the game's
+    """The predicates a doc block (mkdoclingo's `%*! head(...)`, one predicate a block) describes, in the game's
     encodings, its hand-written facts, its search space and the shared encodings."""
     files = [*Path(rules_dir(), game).glob("*.lp"), *Path(facts_dir(), game).glob("*.lp"),
              *Path(rules_dir(), "common").glob("*.lp"), Path(rules_dir(), "search", f"{game}.lp")]
     heads = set()
     for path in files:
-        for line in re.findall(r"^%\*(.*)$", path.read_text("utf-8"), re.M):
-            heads.update(re.findall(r"(?:^|/| and )\s*(\w+)\(", line))
+        heads.update(re.findall(r"^%\*!\s*(\w+)\(", path.read_text("utf-8"), re.M))
     return heads
 
 
@@ -57,6 +56,7 @@ def test_every_rule_has_a_statement_and_a_paragraph_of_the_source_map(game: str)
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_declared_rule_is_exercised_by_a_scenario(game: str, all_answers) -> None:
+    all_answers.require_every_file()
     fired = {r.rule for scenario, answers in all_answers if scenario.game.name == game
              for a in answers for r in a.reasons}
     assert sorted(set(kbase.load(game).rules) - fired) == []
@@ -73,6 +73,7 @@ def test_every_normative_paragraph_is_encoded_or_explained(game: str) -> None:
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_normative_paragraph_is_cited_by_a_scenario(game: str, all_answers) -> None:
+    all_answers.require_every_file()
     kb = kbase.load(game)
     document = registry()[game].document
     cited = {p for scenario, _ in all_answers if scenario.game.name == game
@@ -83,6 +84,7 @@ def test_every_normative_paragraph_is_cited_by_a_scenario(game: str, all_answers
 
 @pytest.mark.parametrize("game", GAMES)
 def test_every_choice_of_every_reading_decides_some_scenario(game: str, all_answers) -> None:
+    all_answers.require_every_file()
     used = {(n, v) for scenario, answers in all_answers if scenario.game.name == game
             for a in answers for n, v in a.rested_on.items()}
     kb = kbase.load(game)
@@ -136,6 +138,7 @@ def test_the_game_names_the_command_line_offers_are_the_registry() -> None:
 
 def test_every_base_game_assumption_shows_in_some_answer(all_answers) -> None:
     """An assumption no answer ever names would be a base-game part the steps use silently, or a dead one."""
+    all_answers.require_every_file()
     declared = set(kbase.load("dfm").assumptions)
     shown = {a for scenario, answers in all_answers if scenario.game.name == "dfm" for ans in answers
              for a in [*ans.assumptions, *(x for p in ans.plays or [] for x in p.assumptions)]}
