@@ -78,7 +78,12 @@ ZONES = ["play"] * 4 + ["support", "hand", "hand", "hand", "discard", "dead_pile
 
 
 def catalog_cards() -> tuple[str, list[Any]]:
-    """The catalog the benchmarks draw from: the imported GEMP pool when available, else the built-in cards."""
+    """The catalog the benchmarks draw from: the imported GEMP pool when available (the one the store named by
+    PYENGINE_STORE already holds, as in a test session; else imported into a temporary store), else the built-in
+    cards."""
+    if os.environ.get(store.STORE_ENV) and "gemp" in store.sources():
+        cards = list(store.open_source("gemp").all_cards())
+        return "gemp", [c for c in cards if c.type not in ("site", "metasite", "map")]
     if GEMP.is_dir():
         from pyengine.games.lotr import importer as gemp
 
