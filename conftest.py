@@ -7,9 +7,9 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.core.engine import answer
+from pyengine.core.engine import Answer, answer
 from pyengine.core.errors import InputError
-from pyengine.core.scenario import load_scenario
+from pyengine.core.scenario import Question, load_scenario
 
 ROOT = Path(__file__).parent
 SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
@@ -80,29 +80,36 @@ def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Col
 
 
 class ScenarioFile(pytest.File):
+    """A scenario file: read when collected (an item per question), answered when its first question runs, by
+    the worker that runs it (collecting is done by every worker; answering, once)."""
+
     def collect(self):  # type: ignore[override]
         try:
-            scenario = load_scenario(self.path)
+            self.scenario = load_scenario(self.path)
         except InputError as error:
             reason = missing_data_reason(error)
             if reason is None:
                 raise
             pytest.skip(reason)
-        answers = answer(scenario)
-        for result in answers:
-            yield QuestionItem.from_parent(self, name=result.question.id, result=result)
+        self._answers: dict[str, Answer] | None = None
+        for question in self.scenario.questions:
+            yield QuestionItem.from_parent(self, name=question.id, question=question)
+
+    def answer(self, question_id: str) -> Answer:
+        if self._answers is None:
+            self._answers = {a.question.id: a for a in answer(self.scenario)}
+        return self._answers[question_id]
 
 
 class QuestionItem(pytest.Item):
-    def __init__(self, *, result, **kwargs):  # type: ignore[no-untyped-def]
+    def __init__(self, *, question: Question, **kwargs):  # type: ignore[no-untyped-def]
         super().__init__(**kwargs)
-        self.result = result
+        self.question = question
 
     def runtest(self) -> None:
-        question = self.result.question
-        if question.expect is None:
+        if self.question.expect is None:
             raise QuestionFailure(["the question has no expected verdict"])
-        failures = self.result.failures()
+        failures = self.parent.answer(self.question.id).failures()  # type: ignore[union-attr]
         if failures:
             raise QuestionFailure(failures)
 
@@ -112,7 +119,7 @@ class QuestionItem(pytest.Item):
         return super().repr_failure(excinfo)
 
     def reportinfo(self):  # type: ignore[no-untyped-def]
-        return self.path, self.result.question.line, f"{self.path.name}::{self.name}"
+        return self.path, self.question.line, f"{self.path.name}::{self.name}"
 
 
 class QuestionFailure(Exception):

@@ -281,10 +281,14 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
 
 
 def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[Answer]]:
-    """Every question of a scenario answered under each side (reading overrides). A card game answers each unit
-    in a Control of its own. In a game over moments, the units of one group (under one side or several) share
+    """Every question of a scenario answered under each side (reading overrides). Under one side, a card game
+    answers each unit in a Control of its own; under several, one Table grounds the scenario once and solves once
+    per set of reading choices. In a game over moments, the units of one group (under one side or several) share
     their timeline: it is grounded once with all their questions and, where their readings differ, with the
     reading choices left open (reading_option/2), then solved once per set of reading choices."""
+    if not scenario.game.timeline and len(sides) > 1:
+        table = Table(scenario)
+        return [table.answers(side) for side in sides]
     found: list[dict[str, Answer]] = [{} for _ in sides]
     groups: dict[Any, list[tuple[int, Unit]]] = {}
     for index, side in enumerate(sides):
@@ -295,6 +299,45 @@ def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[A
         for (index, unit), symbols in zip(members, _models([u for _, u in members]), strict=True):
             found[index].update(read_answers(unit, symbols, play_ids))
     return [[answers[q.id] for q in scenario.questions] for answers in found]
+
+
+class Table:
+    """A card game's scenario grounded once, with every question it asks and every choice of every reading left
+    open (reading_option/2), then answered under any readings by assigning those choices and solving: the
+    verdicts, reasons and readings are those of `answer` under the same overrides. A stable model is kept per set
+    of reading choices (the only thing a model of one grounding depends on). A game over moments grounds per
+    state and has no Table."""
+
+    def __init__(self, scenario: Scenario):
+        game = scenario.game
+        if game.timeline:
+            raise ValueError(f"{game.name} is grounded a moment at a time: answer its scenarios with answer_sides")
+        self.scenario = scenario
+        self.options = reading_options(game.name)
+        questions = scenario.questions
+        facts = game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
+        self.control = clingo.Control(["--warn=none"])
+        _add(self.control, program(game.name, frozenset(q.kind for q in questions)))
+        self.control.add("base", [], "\n".join([*facts, *(fact("reading_option", Const(n), Const(v))
+                                                          for n, v in self.options)]))
+        self.control.ground([("base", [])])
+        self.play_ids: dict[clingo.Symbol, str] = {}
+        self.models: dict[tuple[tuple[str, str], ...], list[clingo.Symbol]] = {}
+
+    def answers(self, overrides: dict[str, str] | None = None) -> list[Answer]:
+        """Every question of the table answered under `overrides` (over the scenario's and the questions' own
+        readings), as `answer` would."""
+        found: dict[str, Answer] = {}
+        for unit in units(self.scenario, overrides or {}):
+            found.update(read_answers(unit, self.model(unit.readings), self.play_ids))
+        return [found[q.id] for q in self.scenario.questions]
+
+    def model(self, readings: dict[str, str]) -> list[clingo.Symbol]:
+        """The stable model's shown atoms under these reading choices (every reading's choice given)."""
+        key = tuple(sorted(readings.items()))
+        if key not in self.models:
+            self.models[key] = solve_choosing(self.control, self.options, readings)
+        return self.models[key]
 
 
 def _models(group: list[Unit]) -> list[list[clingo.Symbol]]:
@@ -319,20 +362,28 @@ def solve_sides(game: str, facts: list[Fact], kinds: frozenset[str],
                 sides: list[dict[str, str]]) -> list[list[clingo.Symbol]]:
     """The stable model's atoms under each side's reading choices (every reading's choice given), from one
     grounding of a game over moments with every choice left open (external) and assigned for each solve."""
-    kb = kbase.load(game)
-    options = [(name, value) for name, reading in sorted(kb.readings.items()) for value in reading.choices]
+    options = reading_options(game)
     control = clingo.Control(["--warn=none"])
     ground_timeline(control, game, kinds, [*facts, *(fact("reading_option", Const(n), Const(v)) for n, v in options)])
-    models = []
-    for side in sides:
-        for name, value in options:  # an external is false until assigned, and an assumption cannot lift that
-            chosen = clingo.Function("reading_chosen", [clingo.Function(name), clingo.Function(value)])
-            control.assign_external(chosen, side[name] == value)
-        satisfiable, shown = bounded_solve(control, "solving")
-        if not satisfiable:
-            raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
-        models.append(shown)
-    return models
+    return [solve_choosing(control, options, side) for side in sides]
+
+
+def reading_options(game: str) -> list[tuple[str, str]]:
+    """Every choice of every reading of a game, as (reading, choice) pairs in a stable order."""
+    return [(name, value) for name, reading in sorted(kbase.load(game).readings.items()) for value in reading.choices]
+
+
+def solve_choosing(control: clingo.Control, options: list[tuple[str, str]],
+                   readings: dict[str, str]) -> list[clingo.Symbol]:
+    """The shown atoms of a grounding with every reading choice left open (`options`), solved with the
+    choices of `readings` (every reading's choice given) assigned."""
+    for name, value in options:  # an external is false until assigned, and an assumption cannot lift that
+        chosen = clingo.Function("reading_chosen", [clingo.Function(name), clingo.Function(value)])
+        control.assign_external(chosen, readings[name] == value)
+    satisfiable, shown = bounded_solve(control, "solving")
+    if not satisfiable:
+        raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+    return shown
 
 
 def _verdict(name: str, atoms: list[Atom]) -> tuple[str | None, list[Reason]]:

@@ -134,15 +134,17 @@ def tension_findings(document: str) -> list[Finding]:
     return list(findings.values())
 
 
-def deep_findings(document: str) -> list[Finding]:
-    """Rules that never fire in any state of the bounded search, and rules whose removal changes no verdict."""
+def deep_findings(document: str, rules: list[str] | None = None) -> list[Finding]:
+    """Rules (of `rules`, default every rule of the document's game) that never fire in any state of the
+    bounded search, and rules whose removal changes no verdict."""
     from pyengine.tools.edge_cases import Side, firing_rules, search
 
     game = GAME_OF[document]
     kb = kbase.load(game)
     findings = []
-    fired = firing_rules(game, sorted(kb.rules), 3, 3)
-    for rule in sorted(kb.rules):
+    asked = sorted(kb.rules) if rules is None else sorted(rules)
+    fired = firing_rules(game, asked, 3, 3)
+    for rule in asked:
         if not fired[rule]:
             findings.append(Finding(f"dead:{rule}", "warning", "dead-rule",
                                     f"{rule} fires in no state the search generates (up to 3 cards): the "

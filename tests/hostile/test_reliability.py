@@ -356,7 +356,7 @@ def test_a_killed_import_leaves_no_worker_and_the_store_as_before(tmp_path: Path
     if not data.is_dir():
         pytest.skip("the GEMP card database is not on this machine")
     env = {**os.environ, store.STORE_ENV: str(tmp_path / "catalog.sqlite")}
-    for after in (1.5, 4.0):
+    for after in (0.8, 1.5):  # before the import commits (it takes about 2.5 s, started)
         command = subprocess.Popen([sys.executable, "-m", "pyengine", "import", "gemp", str(data)], cwd=ROOT,
                                    env=env, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         time.sleep(after)
