@@ -2,7 +2,8 @@
 
 Load a scenario from a file path (`Path` or `str`, in every function alike), a plain dict, or YAML text given
 as `load(text=...)`; ask its questions (`answer`), every play open to a
-player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`); validate
+player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`); ground a
+LOTR or Marvel table once and ask it many times under any readings (`table`); validate
 decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`). Readings and
 profiles are arguments. Results are typed dataclasses whose `to_json()` is exactly what the command line's
 `--json` prints (the command line is a thin layer over these functions). Every bad input raises `InputError`,
@@ -25,9 +26,9 @@ __all__ = [
     "CardInfo", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult", "DecksResult", "EdgeCasesResult",
     "Explanation", "FactsResult", "FlipResult", "ImportResult", "InputError", "PlayResult", "QuestionResult",
     "ReadingChoice", "ReadingInfo", "ReadingsResult", "ReasonResult", "Result", "RuleInfo", "RuleStatement",
-    "RulesResult", "ScenarioResult", "Source", "VerdictRules", "answer", "card", "check", "check_decks",
+    "RulesResult", "ScenarioResult", "Source", "Table", "VerdictRules", "answer", "card", "check", "check_decks",
     "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays", "readings", "rules",
-    "validate_deck",
+    "table", "validate_deck",
 ]
 
 # Each public name -> the module that defines it and its name there; imported on first use, so that
@@ -57,6 +58,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "RulesResult": ("pyengine.core.results", "RulesResult"),
     "ScenarioResult": ("pyengine.core.results", "ScenarioResult"),
     "Source": ("pyengine.core.results", "Source"),
+    "Table": ("pyengine.core.answering", "Table"),
     "VerdictRules": ("pyengine.core.results", "VerdictRules"),
     "answer": ("pyengine.core.answering", "answer"),
     "card": ("pyengine.core.answering", "card"),
@@ -72,6 +74,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "plays": ("pyengine.core.answering", "plays"),
     "readings": ("pyengine.core.answering", "readings"),
     "rules": ("pyengine.core.answering", "rules"),
+    "table": ("pyengine.core.answering", "table"),
     "validate_deck": ("pyengine.core.answering", "validate_deck"),
 }
 

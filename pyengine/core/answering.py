@@ -179,6 +179,52 @@ def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = N
     return _explanation(asked, answers_under(asked, readings, profile))
 
 
+class Table:
+    """A LOTR or Marvel table grounded once (engine.GroundedTable), with its own questions and every play of each
+    player, then asked many times: `answer`, `plays` and `explain` under any readings or profile, `compare` under
+    many sides at once. An answer assigns the reading choices and solves; nothing is grounded again. The results
+    are those of the functions of the same names on the same scenario."""
+
+    def __init__(self, scenario: Scenario):
+        from pyengine.core.engine import GroundedTable
+
+        if scenario.game.timeline:
+            raise InputError(f"a {scenario.game.name} scenario is grounded a moment at a time and has no table",
+                             file=scenario.path, field="game", expected="a card game's scenario (lotr, marvel)")
+        self.scenario = scenario
+        self.asked = plays_table(scenario, None, keep_questions=True)
+        self.own = {q.id for q in scenario.questions}
+        self.grounded = GroundedTable(self.asked)
+
+    def _answers(self, readings: dict[str, str] | None, profile: str | None, only: set[str]) -> list[Answer]:
+        validate_choices(readings, profile)
+        return self.grounded.answers(overrides(self.scenario.game.name, readings, profile), only)
+
+    def answer(self, readings: dict[str, str] | None = None, profile: str | None = None) -> ScenarioResult:
+        """The table's own questions, as `answer`."""
+        return scenario_result(self.scenario, self._answers(readings, profile, self.own))
+
+    def explain(self, readings: dict[str, str] | None = None, profile: str | None = None) -> Explanation:
+        """The table's own questions with the explanation chain of each, as `explain`."""
+        return _explanation(self.scenario, self._answers(readings, profile, self.own))
+
+    def plays(self, player: str | None = None, readings: dict[str, str] | None = None,
+              profile: str | None = None) -> Explanation:
+        """Every play open to `player` (to each player when None), as `plays`."""
+        wanted = {q.id for q in plays_table(self.scenario, player).questions}  # an unknown player is refused here
+        found = self._answers(readings, profile, wanted)
+        return _explanation(replace(self.asked, questions=[a.question for a in found]), found)
+
+    def compare(self, sides: list[dict[str, str]], profile: str | None = None) -> list[ScenarioResult]:
+        """The table's own questions under each side (reading choices), as `answer` under each."""
+        return [self.answer(side, profile) for side in sides]
+
+
+def table(source: Scenario | str | Path | dict[str, Any]) -> Table:
+    """A LOTR or Marvel scenario grounded once, to be asked many questions (Table)."""
+    return Table(to_scenario(source))
+
+
 def plays_many(tables: list[tuple[Scenario, str | None, Choices | None, str | None]]) -> list[Explanation | Exception]:
     """`plays` for many tables (each with its player, readings and profile) answered in one batch
     (pyengine.core.batch): each table's explanation, or the error its own input or answer raised."""

@@ -256,11 +256,12 @@ def read_answers(unit: Unit, symbols: list[clingo.Symbol], play_ids: dict[clingo
         if atom[1]:
             by_term.setdefault(atom[1][0], []).append(atom)
     answers: dict[str, Answer] = {}
+    facts = unit.facts
     for q in unit.questions:
         term = clingo.String(q.id)
         verdict, reasons = _verdict(q.id, by_term.get(term, []))
         rested = _rested(kb, reasons, unit.readings)
-        answers[q.id] = Answer(q, verdict, reasons, rested, unit.readings, unit.facts,
+        answers[q.id] = Answer(q, verdict, reasons, rested, unit.readings, facts,
                                assumptions=_assumed(by_term.get(term, [])),
                                rested_before=_rested_before(kb, by_term.get(term, []), unit.readings, rested),
                                activity=_activity(by_term.get(term, [])))
@@ -282,12 +283,12 @@ def answer(scenario: Scenario, overrides: dict[str, str] | None = None) -> list[
 
 def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[Answer]]:
     """Every question of a scenario answered under each side (reading overrides). Under one side, a card game
-    answers each unit in a Control of its own; under several, one Table grounds the scenario once and solves once
-    per set of reading choices. In a game over moments, the units of one group (under one side or several) share
-    their timeline: it is grounded once with all their questions and, where their readings differ, with the
-    reading choices left open (reading_option/2), then solved once per set of reading choices."""
+    answers each unit in a Control of its own; under several, one GroundedTable grounds the scenario once and
+    solves once per set of reading choices. In a game over moments, the units of one group (under one side or
+    several) share their timeline: it is grounded once with all their questions and, where their readings differ,
+    with the reading choices left open (reading_option/2), then solved once per set of reading choices."""
     if not scenario.game.timeline and len(sides) > 1:
-        table = Table(scenario)
+        table = GroundedTable(scenario)
         return [table.answers(side) for side in sides]
     found: list[dict[str, Answer]] = [{} for _ in sides]
     groups: dict[Any, list[tuple[int, Unit]]] = {}
@@ -301,12 +302,12 @@ def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[A
     return [[answers[q.id] for q in scenario.questions] for answers in found]
 
 
-class Table:
+class GroundedTable:
     """A card game's scenario grounded once, with every question it asks and every choice of every reading left
     open (reading_option/2), then answered under any readings by assigning those choices and solving: the
     verdicts, reasons and readings are those of `answer` under the same overrides. A stable model is kept per set
     of reading choices (the only thing a model of one grounding depends on). A game over moments grounds per
-    state and has no Table."""
+    state and has none."""
 
     def __init__(self, scenario: Scenario):
         game = scenario.game
@@ -314,29 +315,36 @@ class Table:
             raise ValueError(f"{game.name} is grounded a moment at a time: answer its scenarios with answer_sides")
         self.scenario = scenario
         self.options = reading_options(game.name)
+        # The reading choices as assigned for the last solve: a solve assigns only the ones that change.
+        self.assigned: dict[clingo.Symbol, bool] = {}
         questions = scenario.questions
-        facts = game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
+        self.facts = game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
         self.control = clingo.Control(["--warn=none"])
         _add(self.control, program(game.name, frozenset(q.kind for q in questions)))
-        self.control.add("base", [], "\n".join([*facts, *(fact("reading_option", Const(n), Const(v))
-                                                          for n, v in self.options)]))
+        self.control.add("base", [], "\n".join([*self.facts, *open_choices(self.options)]))
         self.control.ground([("base", [])])
         self.play_ids: dict[clingo.Symbol, str] = {}
         self.models: dict[tuple[tuple[str, str], ...], list[clingo.Symbol]] = {}
 
-    def answers(self, overrides: dict[str, str] | None = None) -> list[Answer]:
-        """Every question of the table answered under `overrides` (over the scenario's and the questions' own
-        readings), as `answer` would."""
+    def answers(self, overrides: dict[str, str] | None = None, only: set[str] | None = None) -> list[Answer]:
+        """Every question of the table (those whose ids are in `only`, when given) answered under `overrides`
+        (over the scenario's and the questions' own readings), as `answer` would."""
+        asked = [q for q in self.scenario.questions if only is None or q.id in only]
+        groups: dict[tuple[tuple[str, str], ...], list[Question]] = {}
+        for question in asked:
+            chosen = effective_readings(self.scenario, question, overrides or {})
+            groups.setdefault(tuple(sorted(chosen.items())), []).append(question)
         found: dict[str, Answer] = {}
-        for unit in units(self.scenario, overrides or {}):
+        for key, questions in groups.items():
+            unit = Unit(self.scenario, dict(key), questions, self.facts)
             found.update(read_answers(unit, self.model(unit.readings), self.play_ids))
-        return [found[q.id] for q in self.scenario.questions]
+        return [found[q.id] for q in asked]
 
     def model(self, readings: dict[str, str]) -> list[clingo.Symbol]:
         """The stable model's shown atoms under these reading choices (every reading's choice given)."""
         key = tuple(sorted(readings.items()))
         if key not in self.models:
-            self.models[key] = solve_choosing(self.control, self.options, readings)
+            self.models[key] = solve_choosing(self.control, self.options, readings, self.assigned)
         return self.models[key]
 
 
@@ -364,22 +372,34 @@ def solve_sides(game: str, facts: list[Fact], kinds: frozenset[str],
     grounding of a game over moments with every choice left open (external) and assigned for each solve."""
     options = reading_options(game)
     control = clingo.Control(["--warn=none"])
-    ground_timeline(control, game, kinds, [*facts, *(fact("reading_option", Const(n), Const(v)) for n, v in options)])
+    ground_timeline(control, game, kinds, [*facts, *open_choices(options)])
     return [solve_choosing(control, options, side) for side in sides]
 
 
-def reading_options(game: str) -> list[tuple[str, str]]:
-    """Every choice of every reading of a game, as (reading, choice) pairs in a stable order."""
-    return [(name, value) for name, reading in sorted(kbase.load(game).readings.items()) for value in reading.choices]
+@cache
+def reading_options(game: str) -> tuple[tuple[str, str, clingo.Symbol], ...]:
+    """Every choice of every reading of a game, in a stable order: the reading, the choice, and its external
+    atom reading_chosen(N, V)."""
+    return tuple((name, value, clingo.Function("reading_chosen", [clingo.Function(name), clingo.Function(value)]))
+                 for name, reading in sorted(kbase.load(game).readings.items()) for value in reading.choices)
 
 
-def solve_choosing(control: clingo.Control, options: list[tuple[str, str]],
-                   readings: dict[str, str]) -> list[clingo.Symbol]:
+def open_choices(options: tuple[tuple[str, str, clingo.Symbol], ...]) -> list[Fact]:
+    """The facts that leave every reading choice open, to be assigned before each solve (reading_option/2)."""
+    return [fact("reading_option", Const(name), Const(value)) for name, value, _ in options]
+
+
+def solve_choosing(control: clingo.Control, options: tuple[tuple[str, str, clingo.Symbol], ...],
+                   readings: dict[str, str], assigned: dict[clingo.Symbol, bool] | None = None) -> list[clingo.Symbol]:
     """The shown atoms of a grounding with every reading choice left open (`options`), solved with the
-    choices of `readings` (every reading's choice given) assigned."""
-    for name, value in options:  # an external is false until assigned, and an assumption cannot lift that
-        chosen = clingo.Function("reading_chosen", [clingo.Function(name), clingo.Function(value)])
-        control.assign_external(chosen, readings[name] == value)
+    choices of `readings` (every reading's choice given) assigned; `assigned` holds what the Control's externals
+    were last assigned, so that only those that change are assigned again."""
+    for name, value, chosen in options:  # an external is false until assigned, and an assumption cannot lift that
+        truth = readings[name] == value
+        if assigned is None or assigned.get(chosen) is not truth:
+            control.assign_external(chosen, truth)
+            if assigned is not None:
+                assigned[chosen] = truth
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")

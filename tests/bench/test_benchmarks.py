@@ -28,5 +28,9 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
     assert results["server_plays_40_requests_concurrency_20"]["errors"] == 0
     assert results["dfm_check_whole_game"]["median_ms"] > 0 and isinstance(results["dfm_check_whole_game"]["met"], bool)
     assert results["dfm_plays_example"]["target"] == "median_ms <= 200"
+    for name in ("table_query_2x20", "table_query_2x200", "table_plays_2x20_seven_in_hand", "table_every_reading_2x20"):
+        assert results[name]["median_ms"] > 0 and isinstance(results[name]["met"], bool), name
+    assert results["table_query_2x20"]["target"] == "median_ms <= 0.5, ratio <= 6"
+    assert results["table_every_reading_2x20"]["sides"] > 10
     atoms = results["dfm_ground_atoms_per_action"]
     assert 0 < atoms["atoms_10"] < atoms["atoms_100"] and atoms["slope"] > 0

@@ -12,6 +12,7 @@ import pytest
 import pyengine
 from conftest import ROOT
 from pyengine import api
+from pyengine.core import kb as kbase
 from pyengine.core.scenario import scenario_files
 from pyengine.core.yamlio import load_file
 from pyengine.schema import OUTPUTS, schema
@@ -250,3 +251,29 @@ def test_an_explanation_says_whether_each_card_it_cites_was_found_active_and_why
     assert [r.evidence for r in bob.reasons] == [
         "•Sting (1R313) [bob-sting] in bob's support area, marked active; found active as the scenario marks it"]
     assert "found active by whose turn it is (p5)" in api.explain(table, "alice").text
+
+
+@pytest.mark.parametrize("path", ["examples/judge_second_sting.yaml", "examples/reading_dead_pile_scope.yaml",
+                                  "examples/marvel_reading_faces.yaml", "tests/scenarios/marvel/hero_and_ally.yaml"])
+def test_a_table_grounded_once_answers_as_each_function_does(path: str) -> None:
+    """api.table grounds a card game's table once; its answers, plays and explanations under any readings or
+    profile are those of api.answer, api.plays and api.explain on the same file."""
+    file = ROOT / path
+    table = api.table(file)
+    game = table.scenario.game.name
+    kb = kbase.load(game)
+    sides = [({}, None), *(({n: c}, None) for n, r in sorted(kb.readings.items()) for c in r.choices),
+             *(({}, p) for p in sorted(kb.profiles))]
+    for readings, profile in sides:
+        assert table.answer(readings, profile).to_json() == api.answer(file, readings, profile).to_json()
+        assert table.explain(readings, profile).text == api.explain(file, None, readings, profile).text
+        for player in (None, *table.scenario.game.player_names(table.scenario.state)):
+            assert table.plays(player, readings, profile).to_json() == api.plays(file, player, readings,
+                                                                                 profile).to_json()
+    assert [r.to_json() for r in table.compare([{}, *(s for s, _ in sides[1:3])])] == [
+        api.answer(file, s).to_json() for s in [{}, *(s for s, _ in sides[1:3])]]
+
+
+def test_a_duel_table_has_no_single_grounding() -> None:
+    with pytest.raises(pyengine.InputError, match="grounded a moment at a time"):
+        api.table(ROOT / "examples" / "dfm_warg_and_elrond.yaml")
