@@ -3,7 +3,7 @@
 Load a scenario from a file path (`Path` or `str`, in every function alike), a plain dict, or YAML text given
 as `load(text=...)`; ask its questions (`answer`), every play open to a
 player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`); ground a
-LOTR or Marvel table once and ask it many times under any readings (`table`); validate
+card game's table once and ask it many times under any readings (`table`); validate
 decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`). Readings and
 profiles are arguments. Results are typed dataclasses whose `to_json()` is exactly what the command line's
 `--json` prints (the command line is a thin layer over these functions). Every bad input raises `InputError`,

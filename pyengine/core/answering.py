@@ -180,7 +180,7 @@ def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = N
 
 
 class Table:
-    """A LOTR or Marvel table grounded once (engine.GroundedTable), with its own questions and every play of each
+    """A card game's table grounded once (engine.GroundedTable), with its own questions and every play of each
     player, then asked many times: `answer`, `plays` and `explain` under any readings or profile, `compare` under
     many sides at once. An answer assigns the reading choices and solves; nothing is grounded again. The results
     are those of the functions of the same names on the same scenario."""
@@ -190,7 +190,8 @@ class Table:
 
         if scenario.game.timeline:
             raise InputError(f"a {scenario.game.name} scenario is grounded a moment at a time and has no table",
-                             file=scenario.path, field="game", expected="a card game's scenario (lotr, marvel)")
+                             file=scenario.path, field="game",
+                             expected="a scenario of a game whose state is one moment (a card game)")
         self.scenario = scenario
         self.asked = plays_table(scenario, None, keep_questions=True)
         self.own = {q.id for q in scenario.questions}
@@ -221,7 +222,7 @@ class Table:
 
 
 def table(source: Scenario | str | Path | dict[str, Any]) -> Table:
-    """A LOTR or Marvel scenario grounded once, to be asked many questions (Table)."""
+    """A card game's scenario grounded once, to be asked many questions (Table)."""
     return Table(to_scenario(source))
 
 
