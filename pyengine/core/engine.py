@@ -139,7 +139,13 @@ def effective_readings(scenario: Scenario, question: Question, overrides: dict[s
 
 def reading_facts(readings: dict[str, str], predicate: str = "reading_chosen") -> list[Fact]:
     """The reading choices in force, as facts (named readings and choices, checked when they were read)."""
-    return [fact(predicate, Const(name), Const(value)) for name, value in readings.items()]
+    return list(_reading_facts(tuple(readings.items()), predicate))
+
+
+@lru_cache(maxsize=1024)
+def _reading_facts(readings: tuple[tuple[str, str], ...], predicate: str) -> tuple[Fact, ...]:
+    """reading_facts, built once per set of choices in their order (a table's answers share a few sets)."""
+    return tuple(fact(predicate, Const(name), Const(value)) for name, value in readings)
 
 
 @cache
