@@ -7,7 +7,9 @@ the store."""
 
 from __future__ import annotations
 
+import hashlib
 import json
+from collections import OrderedDict
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -41,6 +43,40 @@ def _table(job: dict[str, Any], asks: bool = False) -> Scenario:
                      expected="a scenario as a JSON object, or its YAML text")
 
 
+# Tables this worker has grounded (api.Table), the most recently used last, at most TABLES_KEPT of them.
+TABLES_KEPT = 16
+_TABLES: OrderedDict[str, api.Table] = OrderedDict()
+
+
+def _table_key(job: dict[str, Any]) -> str:
+    """Everything a table's grounding is made of: the request's scenario (data or text) and name, the catalog
+    store its cards may come from (its place, size and time of change), and the bounds it was read under.
+    Readings and the profile are asked of a table, not part of it."""
+    from pyengine.core.store import store_path
+
+    path = store_path()
+    stat = path.stat() if path.exists() else None
+    made_of = [job.get("scenario"), job.get("name"), str(path), stat and (stat.st_size, stat.st_mtime_ns),
+               limits.max_instances, limits.max_cards, limits.max_questions]
+    return hashlib.sha256(json.dumps(made_of, sort_keys=True, default=str).encode()).hexdigest()
+
+
+def _kept_table(job: dict[str, Any]) -> api.Table | None:
+    """The job's table grounded once in this worker and kept for the next request about it, or None for a game
+    grounded a moment at a time (answered afresh each time)."""
+    key = _table_key(job)
+    if key in _TABLES:
+        _TABLES.move_to_end(key)
+        return _TABLES[key]
+    scenario = _table(job)
+    if scenario.game.timeline:
+        return None
+    _TABLES[key] = api.Table(scenario)
+    while len(_TABLES) > TABLES_KEPT:
+        _TABLES.popitem(last=False)
+    return _TABLES[key]
+
+
 def _choices(job: dict[str, Any]) -> tuple[dict[str, str] | None, str | None]:
     readings = job.get("readings") or None
     if readings is not None and not (isinstance(readings, dict)
@@ -65,8 +101,11 @@ def answer(job: dict[str, Any]) -> Any:
 def plays(job: dict[str, Any]) -> Any:
     """Every play open to a player, or to each (`pyengine plays --json`)."""
     readings, profile = _choices(job)
-    player = job.get("player")
-    return api.plays(_table(job), str(player) if player else None, readings, profile).to_dict()
+    player = str(job["player"]) if job.get("player") else None
+    table = _kept_table(job)
+    if table is not None:
+        return table.plays(player, readings, profile).to_dict()
+    return api.plays(_table(job), player, readings, profile).to_dict()
 
 
 def plays_gathered(job: dict[str, Any]) -> Any:
@@ -112,19 +151,23 @@ def _verdict(got: Any) -> str:
 def compare(job: dict[str, Any]) -> Any:
     """The table's verdicts under the default readings beside those under every profile and every other choice
     of every reading of the game: its questions, then every play of each player; `differs` marks the rows where
-    some side disagrees with the default. Every side is answered in one call (engine.answer_sides: a table over
-    moments is grounded once for all of them)."""
+    some side disagrees with the default. Every side is answered on one grounding: the table this worker keeps for
+    a card game, a timeline grounded once with the reading choices open for a game over moments."""
     from pyengine.core.engine import answer_sides
 
-    scenario = _table(job)
+    table = _kept_table(job)
+    scenario = table.scenario if table is not None else _table(job)
     kb = kbase.load(scenario.game.name)
     sides: list[tuple[str, dict[str, str], str | None]] = [("default", {}, None)]
     sides += [(f"profile {p}", {}, p) for p in sorted(kb.profiles)]
     for reading in sorted(kb.readings.values(), key=lambda r: r.name):
         in_force = scenario.readings.get(reading.name, reading.default)
         sides += [(f"{reading.name}={c}", {reading.name: c}, None) for c in reading.choices if c != in_force]
-    asked = plays_table(scenario, None, keep_questions=True)
-    answers = answer_sides(asked, [overrides(scenario.game.name, r, p) for _, r, p in sides])
+    chosen = [overrides(scenario.game.name, r, p) for _, r, p in sides]
+    if table is not None:
+        answers = [table.grounded.answers(side) for side in chosen]
+    else:
+        answers = answer_sides(plays_table(scenario, None, keep_questions=True), chosen)
     rows: dict[str, dict[str, Any]] = {}  # by key: two plays that read alike are one row (the last one)
     for index, first in enumerate(answers[0]):
         question = first.question

@@ -324,3 +324,42 @@ def test_the_server_binds_loopback_unless_told_otherwise() -> None:
 
     assert build_parser().parse_args(["serve"]).host == "127.0.0.1"
     assert build_parser().parse_args(["serve", "--host", "0.0.0.0"]).host == "0.0.0.0"
+
+
+def test_a_worker_grounds_a_table_once_for_every_request_about_it(monkeypatch: pytest.MonkeyPatch,
+                                                                     tmp_path: Path) -> None:
+    """The jobs of `plays` and every-reading `compare` keep the table they ground, keyed by everything it is made
+    of: the same scenario and name ground once, answered as `api.plays` would; another name, another store state,
+    or other bounds ground again."""
+    from pyengine.core import engine
+    from pyengine.core.limits import limits
+    from pyengine.web import jobs
+
+    built: list[object] = []
+    real = engine.GroundedTable.__init__
+
+    def counted(self: object, scenario: object) -> None:
+        built.append(scenario)
+        real(self, scenario)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(engine.GroundedTable, "__init__", counted)
+    monkeypatch.setattr(jobs, "_TABLES", type(jobs._TABLES)())
+    monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
+    text = (ROOT / "examples" / "judge_second_sting.yaml").read_text(encoding="utf-8")
+    job = {"scenario": text, "name": "sting.yaml", "player": "alice"}
+    first = jobs.plays(job)
+    assert jobs.plays({**job, "readings": {"lotr_dead_pile_scope": "any_player"}})["questions"]
+    jobs.compare(job)
+    assert len(built) == 1
+    assert first == api.plays(api.load(text=text, name="sting.yaml"), "alice").to_dict()
+    jobs.plays({**job, "name": "other.yaml"})
+    assert len(built) == 2
+    (tmp_path / "store.sqlite").write_bytes(b"")
+    jobs.plays(job)
+    assert len(built) == 3
+    monkeypatch.setattr(limits, "max_instances", 100)
+    jobs.plays(job)
+    assert len(built) == 4
+    duel = (ROOT / "examples" / "dfm_warg_and_elrond.yaml").read_text(encoding="utf-8")
+    jobs.plays({"scenario": duel, "player": "sauron"})
+    assert len(built) == 4 and len(jobs._TABLES) == 4  # a Duel table is answered afresh, never kept
