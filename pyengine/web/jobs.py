@@ -109,15 +109,20 @@ def plays(job: dict[str, Any]) -> Any:
 
 
 def plays_gathered(job: dict[str, Any]) -> Any:
-    """The `plays` jobs of requests gathered while the workers were busy (job["jobs"]), answered in one batch
-    (pyengine.core.batch): each one's reply, {"ok": data} or {"errors": [...]}."""
+    """The `plays` jobs of requests gathered while the workers were busy (job["jobs"]): a card game's table on
+    the tables this worker keeps, the others in one batch (pyengine.core.batch); each one's reply, {"ok": data}
+    or {"errors": [...]}."""
     replies: list[dict[str, Any] | None] = [None] * len(job["jobs"])
     tables = []
     for index, one in enumerate(job["jobs"]):
         try:
             readings, profile = _choices(one)
-            player = one.get("player")
-            tables.append((index, (_table(one), str(player) if player else None, readings, profile)))
+            player = str(one["player"]) if one.get("player") else None
+            kept = _kept_table(one)
+            if kept is not None:  # a table this worker has grounded answers at once; the others share a batch
+                replies[index] = {"ok": _encoded(kept.plays(player, readings, profile).to_dict())}
+                continue
+            tables.append((index, (_table(one), player, readings, profile)))
         except InputError as error:
             replies[index] = {"errors": [str(e) for e in error.all()]}
     for (index, _), result in zip(tables, plays_many([t for _, t in tables]), strict=True):
