@@ -23,18 +23,19 @@ from importlib import import_module
 from typing import Any
 
 __all__ = [
-    "CardInfo", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult", "DecksResult", "EdgeCasesResult",
-    "Explanation", "FactsResult", "FlipResult", "ImportResult", "InputError", "PlayResult", "QuestionResult",
-    "ReadingChoice", "ReadingInfo", "ReadingsResult", "ReasonResult", "Result", "RuleInfo", "RuleStatement",
-    "RulesResult", "ScenarioResult", "Source", "Table", "VerdictRules", "answer", "card", "check", "check_decks",
-    "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays", "readings", "rules",
-    "table", "validate_deck",
+    "CardInfo", "CensusResult", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult", "DecksResult",
+    "EdgeCasesResult", "Explanation", "FactsResult", "FlipResult", "ImportResult", "InputError", "PlayResult",
+    "QuestionResult", "ReadingChoice", "ReadingInfo", "ReadingsResult", "ReasonResult", "Result", "RuleInfo",
+    "RuleStatement", "RulesResult", "ScenarioResult", "Source", "Table", "VerdictRules", "answer", "card", "census",
+    "check", "check_decks", "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays",
+    "readings", "rules", "table", "validate_deck",
 ]
 
 # Each public name -> the module that defines it and its name there; imported on first use, so that
 # `import pyengine.api` stays cheap (a command imports only what it runs).
 _HOME: dict[str, tuple[str, str]] = {
     "CardInfo": ("pyengine.core.results", "CardInfo"),
+    "CensusResult": ("pyengine.core.results", "CensusResult"),
     "CheckResult": ("pyengine.core.results", "CheckResult"),
     "ChoiceInfo": ("pyengine.core.results", "ChoiceInfo"),
     "ConsistencyResult": ("pyengine.core.results", "ConsistencyResult"),
@@ -62,6 +63,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "VerdictRules": ("pyengine.core.results", "VerdictRules"),
     "answer": ("pyengine.core.answering", "answer"),
     "card": ("pyengine.core.answering", "card"),
+    "census": ("pyengine.tools.census", "census"),
     "check": ("pyengine.run.bulk", "check"),
     "check_decks": ("pyengine.run.bulk", "check_decks"),
     "consistency": ("pyengine.tools.consistency", "consistency"),

@@ -23,7 +23,8 @@ OUTPUTS: dict[str, type] = {
     "answer": results.Explanation, "check": results.CheckResult, "plays": results.Explanation,
     "deck": results.DecksResult,
     "flip": results.FlipResult, "readings": results.ReadingsResult, "rules": results.RulesResult,
-    "edge-cases": results.EdgeCasesResult, "consistency": results.ConsistencyResult, "import": results.ImportResult,
+    "edge-cases": results.EdgeCasesResult, "census": results.CensusResult, "consistency": results.ConsistencyResult,
+    "import": results.ImportResult,
     "facts": results.FactsResult,
 }
 SCALARS = {str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"}, float: {"type": "number"}}

@@ -118,6 +118,34 @@ def cmd_edge_cases(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_census(args: argparse.Namespace) -> int:
+    from pyengine.tools.census import markdown
+
+    with progress("counting", "pairs") as shown:
+        result = _api().census(args.game, args.catalog, tuple(args.compare) if args.compare else None, args.out,
+                               states=args.states, tries=args.tries, progress=shown)
+    if args.report:
+        try:
+            Path(args.report).write_text(markdown(result), encoding="utf-8")
+        except OSError as exc:
+            raise InputError(f"cannot write the report: {exc.strerror}", file=args.report, field="--report") from None
+    if args.json:
+        result.write_json(sys.stdout)
+        print()
+        return 0
+    print(f"{result.game} on {result.catalog} ({result.pool_cards} cards), {len(result.pairs)} pairs in "
+          f"{result.seconds:g} s:")
+    for entry in result.pairs:
+        types = ", ".join(f"{n} {t}" for t, n in entry["by_type"].items())
+        print(f"  {entry['a']} against {entry['b']}: {entry['classes_found']} classes, {entry['cards']} cards"
+              + (f" ({types})" if types else "") + (f" - {entry['why_none']}" if "why_none" in entry else ""))
+        for label in entry["examples"]:
+            print(f"      {label}")
+    if result.files:
+        print(f"{len(result.files)} real tables written to {args.out}")
+    return 0
+
+
 def cmd_flip(args: argparse.Namespace) -> int:
     with progress("searching for a change", "searches") as shown:
         result = _api().flip(Path(args.file), args.question, args.readings, args.profile, shown)

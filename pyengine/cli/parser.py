@@ -9,6 +9,7 @@ import os
 from pyengine import __version__
 from pyengine.cli.commands import (
     COMPLETION_SHELLS,
+    cmd_census,
     cmd_check,
     cmd_completion,
     cmd_consistency,
@@ -60,7 +61,7 @@ def _megabytes(text: str) -> int:
 
 
 SCHEMA_NAMES = ("scenario", "answer", "check", "plays", "deck", "flip", "readings", "rules", "edge-cases",
-                "consistency", "import", "facts")
+                "consistency", "import", "facts", "census")
 
 
 DASK_HELP = ("spread the files over the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786; "
@@ -78,9 +79,10 @@ def global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
                         metavar="N",
                         help=f"refuse states with more than N card instances (default {DEFAULT_LIMITS.max_instances})")
     parser.add_argument("--timeout", type=_seconds, default=default(None), metavar="SECONDS",
-                        help=f"stop the work on one scenario or decklist (or, for edge-cases, consistency and import, "
-                             f"the whole command) that runs longer, grounding included (default "
-                             f"{DEFAULT_LIMITS.solve_seconds:g}; {LONG_COMMANDS['edge-cases']:g} for those three)")
+                        help=f"stop the work on one scenario or decklist (or, for edge-cases, consistency, import and "
+                             f"census, the whole command) that runs longer, grounding included (default "
+                             f"{DEFAULT_LIMITS.solve_seconds:g}; {LONG_COMMANDS['edge-cases']:g} for those three, "
+                             f"{LONG_COMMANDS['census']:g} for census)")
     parser.add_argument("--memory", type=_megabytes, default=default(DEFAULT_LIMITS.memory_mb), metavar="MB",
                         help=f"stop the work on one unit that needs more memory (default {DEFAULT_LIMITS.memory_mb})")
 
@@ -167,6 +169,25 @@ def build_parser() -> argparse.ArgumentParser:
     ec.add_argument("--out", metavar="DIR", help="write each state as a scenario file there")
     ec.add_argument("--json", action="store_true", help="print the results as JSON")
     ec.set_defaults(func=cmd_edge_cases)
+
+    ce = command("census", help="which real cards of an imported pool each reading and profile touches: the "
+                                "classes of cards whose tables two sides answer differently, counted, each with a "
+                                "smallest real table")
+    ce.add_argument("--game", choices=sorted(set(SOURCES.values())), required=True)
+    ce.add_argument("--catalog", metavar="NAME",
+                    help="the pool: an imported source (default: the game's own, as `pyengine import` named it) "
+                         "or builtin")
+    ce.add_argument("--compare", nargs=2, metavar=("A", "B"),
+                    help="only these two sides (default: each pair of each reading's choices, and each profile "
+                         "against the default)")
+    ce.add_argument("--states", type=_positive_int, default=40, metavar="N",
+                    help="abstract states a pair's search draws that real tables show (default 40)")
+    ce.add_argument("--tries", type=_positive_int, default=150, metavar="N",
+                    help="abstract states no real table shows a pair's search may draw before it stops (default 150)")
+    ce.add_argument("--out", metavar="DIR", help="write each class's real table there as a scenario file")
+    ce.add_argument("--report", metavar="FILE", help="write the census as a Markdown report")
+    ce.add_argument("--json", action="store_true", help="print the census as JSON")
+    ce.set_defaults(func=cmd_census)
 
     co = command("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
                                             "rules, and the Allies document's lint")

@@ -77,6 +77,10 @@ class Catalog:
     def suggestion_names(self) -> Iterable[str]:
         raise NotImplementedError
 
+    def all_cards(self) -> Iterable[Card]:
+        """Every card, in the order of their ids."""
+        raise NotImplementedError
+
     def candidates(self, key: str, code: str) -> Iterable[Card]:
         """Cards whose names (as title keys) contain `key`, or whose id or collector's info starts with `code`."""
         raise NotImplementedError
@@ -156,6 +160,9 @@ class MemoryCatalog(Catalog):
 
     def lookup_id(self, card_id: str) -> Card | None:
         return self.cards.get(card_id)
+
+    def all_cards(self) -> Iterable[Card]:
+        return [self.cards[k] for k in sorted(self.cards)]
 
     def lookup_code(self, code: str) -> list[Card]:
         return self._by_code.get(code.casefold(), [])

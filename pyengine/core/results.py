@@ -346,6 +346,19 @@ class EdgeCasesResult(Result):
 
 
 @dataclass
+class CensusResult(Result):
+    """The real cards of a pool each reading and profile touches: for each pair of sides, the abstract states
+    where they disagree, each matched against the pool, with its classes of real cards counted and their tables."""
+
+    game: str
+    catalog: str
+    pool_cards: int
+    pairs: list[dict[str, Any]]
+    files: list[str]
+    seconds: float
+
+
+@dataclass
 class ConsistencyResult(Result):
     """The consistency report of the rules documents, the findings not in the baseline, and the scenario
     folders whose files it read."""

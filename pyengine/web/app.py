@@ -420,6 +420,7 @@ ROUTES = [
     Route("/api/facts", post("facts"), methods=["POST"]),
     Route("/api/compare", post("compare"), methods=["POST"]),
     Route("/api/edge-cases", post("edge_cases", search=True), methods=["POST"]),
+    Route("/api/census", post("census", search=True), methods=["POST"]),
     Route("/api/export", post("export"), methods=["POST"]),
     Route("/api/parse", post("parse"), methods=["POST"]),
     Route("/api/cards", in_process(cards_json)),

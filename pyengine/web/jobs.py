@@ -27,7 +27,7 @@ from pyengine.games import game_modules
 
 # Modules a fresh worker imports before its first job, so that it answers warm.
 PRELOAD = ["pyengine.web.jobs", "pyengine.core.engine", "pyengine.core.render", *game_modules(), "pyengine.tools.flip",
-           "pyengine.tools.edge_cases"]
+           "pyengine.tools.edge_cases", "pyengine.tools.census"]
 
 
 def _table(job: dict[str, Any], asks: bool = False) -> Scenario:
@@ -208,6 +208,20 @@ def edge_cases(job: dict[str, Any]) -> Any:
                           limit=10).to_dict()
 
 
+def census(job: dict[str, Any]) -> Any:
+    """The real cards of the worker's imported pool on which two sides disagree (`pyengine census --compare A B
+    --json`), with a smaller search than the command's (10 states shown, 40 refused) to answer within the
+    server's search bound, and the tables of the first 50 classes to open in the builder."""
+    sides = job.get("compare")
+    if not (isinstance(sides, list) and len(sides) == 2 and all(isinstance(s, str) for s in sides)):
+        raise InputError("compare names two sides", field="compare",
+                         expected='["default", PROFILE] or READING=CHOICE')
+    catalog = job.get("catalog")
+    if catalog is not None and not isinstance(catalog, str):
+        raise InputError("catalog must be a name", field="catalog", expected="an imported source, or builtin")
+    return api.census(str(job.get("game")), catalog, (sides[0], sides[1]), states=10, tries=40, tables=50).to_dict()
+
+
 def export(job: dict[str, Any]) -> Any:
     """The table as a scenario YAML file, with the input errors `pyengine check` would report of it."""
     source = job.get("scenario")
@@ -242,7 +256,7 @@ def document(job: dict[str, Any]) -> Any:
 
 KINDS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "answer": answer, "plays": plays, "plays_gathered": plays_gathered, "flip": flip, "facts": facts,
-    "compare": compare, "edge_cases": edge_cases,
+    "compare": compare, "edge_cases": edge_cases, "census": census,
     "export": export, "parse": parse, "document": document,
 }
 

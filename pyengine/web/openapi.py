@@ -44,7 +44,7 @@ def _get(summary: str, output: str | dict[str, Any], parameters: list[str]) -> d
 
 def openapi_document() -> dict[str, Any]:
     """The API's OpenAPI description."""
-    outputs = ("answer", "plays", "flip", "facts", "readings", "rules", "edge-cases")
+    outputs = ("answer", "plays", "flip", "facts", "readings", "rules", "edge-cases", "census")
     schemas = {name: schema(name) for name in ("scenario", *outputs)}
     schemas["error"] = ERROR
     loose = {"type": "object"}
@@ -52,7 +52,7 @@ def openapi_document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "pyengine rules explorer API", "version": "1",
                  "description": "Answers are the command line's --json output (pyengine explain, plays, flip, "
-                                "facts, readings, rules, edge-cases)."},
+                                "facts, readings, rules, edge-cases, census)."},
         "paths": {
             "/api/answer": _post("the table's questions with their reasons (pyengine explain --json)", "answer",
                                  {"question": {"type": "string"}}),
@@ -66,6 +66,10 @@ def openapi_document() -> dict[str, Any]:
                                      "edge-cases", {"game": {"type": "string"}, "max_cards": {"type": "integer"},
                                                     "compare": {"type": "array", "items": {"type": "string"}}},
                                      ("game", "compare")),
+            "/api/census": _post("the real cards of an imported pool on which two sides disagree (pyengine census "
+                                 "--compare A B --json)", "census",
+                                 {"game": {"type": "string"}, "catalog": {"type": "string"},
+                                  "compare": {"type": "array", "items": {"type": "string"}}}, ("game", "compare")),
             "/api/export": _post("the table as scenario YAML, with its input errors", loose),
             "/api/parse": _post("scenario YAML as a table", loose, {"yaml": {"type": "string"}}, ("yaml",)),
             "/api/cards": _get("cards for completion", loose, ["game", "q", "catalog", "limit"]),

@@ -17,6 +17,7 @@ import pytest
 
 from conftest import ROOT
 
+GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
 CHROMIUM = shutil.which("chromium") or shutil.which("chromium-browser")
 FLAGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
          "--disable-background-networking", "--disable-component-update", "--disable-sync"]
@@ -168,9 +169,27 @@ def test_the_rulebook_and_a_disagreement(page, explorer: str, tmp_path: Path) ->
     page.goto(f"{explorer}/disagreements")
     page.locator("#dis-game").select_option("lotr")
     page.locator("#side-b").select_option("comprehensive_rules")
+    page.locator("#dis-pool").select_option("")
     page.locator("#search-form button[type=submit]").click()
     page.locator(".finding").first.wait_for(timeout=60_000)
+    shapes = page.locator(".finding li").first.inner_text()
+    assert "side A (default) says" in shapes and "side B (comprehensive_rules) says" in shapes
     _shot(page, tmp_path, "disagreements")
     page.locator(".finding a.open-table").first.click()
     page.wait_for_function("document.getElementById('yaml').value.includes('game: lotr')")
     assert page.locator("fieldset.player").count() >= 1
+
+
+@pytest.mark.skipif(not GEMP.is_dir(), reason=f"GEMP card data not found at {GEMP}")
+def test_the_disagreements_page_counts_the_real_cards(page, explorer: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{explorer}/disagreements")
+    page.locator("#dis-game").select_option("lotr")
+    page.locator("#side-b").select_option("gemp")
+    page.locator("#dis-pool").select_option("gemp")
+    page.locator("#search-form button[type=submit]").click()
+    page.locator("ul.census li").first.wait_for(timeout=120_000)
+    assert "classes of real cards" in page.locator("#found-count").inner_text()
+    assert "Mûmak Commander" in page.locator("ul.census").inner_text()
+    _shot(page, tmp_path, "census")
+    page.locator("ul.census a.open-table").first.click()
+    page.wait_for_function("document.getElementById('yaml').value.includes('catalog: gemp')")

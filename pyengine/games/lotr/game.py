@@ -21,7 +21,15 @@ from pyengine.core.resources import facts_dir
 from pyengine.core.text import title_key
 from pyengine.core.yamlio import Mapping
 from pyengine.games import DOCUMENTS
-from pyengine.games.common import BLANK_TABLE, CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
+from pyengine.games.common import (
+    BLANK_TABLE,
+    CardGame,
+    CensusSpec,
+    catalog_for,
+    hypothetical_cards,
+    read_builtin,
+    resolve_card,
+)
 
 ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked", "adventure_path", "adventure_deck",
          "removed")
@@ -203,6 +211,23 @@ class Lotr(CardGame):
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
         "q_stack_via_instance", "card_ability_phase", "q_play_on"}
+    # How the census (pyengine.tools.census) matches this game's real cards with the edge-case search's abstract ones.
+    census: ClassVar[CensusSpec] = CensusSpec(
+        card_predicates=frozenset({
+            "used_card", "group", "spelling", "stored", "unique", "subtitle", "collinfo_pick", "clash_version",
+        "translation_of", "card_type", "card_ability", "collinfo", "card_race", "card_filter", "card_ability_phase"}),
+        free=frozenset({"card", "card_type", "side"}),
+        exact=frozenset({"unique"}),
+        derived={"ability": "card_ability"},
+        derived_kinds=("card",),
+        shared=frozenset({"title_key", "collinfo"}),
+        differing=(("title", "stored_title"),),
+        aliases=frozenset(),
+        respelt=(("title", "title_key"),),
+        present=frozenset({"subtitle"}),
+        type_families={
+            "companion": "character", "ally": "character", "minion": "character",
+            "possession": "attachment", "condition": "attachment", "artifact": "attachment"})
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -495,7 +520,17 @@ class Lotr(CardGame):
 
     # -- facts ---------------------------------------------------------------------------------------------
 
-    def _card_facts(self, card: Card, catalog: Catalog) -> tuple[Fact, ...]:
+    @staticmethod
+    def census_links(card: Card) -> list[tuple[str, str]]:
+        """The cards a card names (the card it translates), for the census to match cards by."""
+        return [("translation_of", card.translation_of)] if card.translation_of else []
+
+    @staticmethod
+    def census_related(card: Card, catalog: Catalog) -> list[Card]:
+        """The cards a table's card brings along into its facts: none (a translation's original gives only a key)."""
+        return []
+
+    def card_facts(self, card: Card, catalog: Catalog) -> tuple[Fact, ...]:
         original = catalog.get(card.translation_of).title if card.translation_of else None
         return _card_fact_lines(card, original)
 
@@ -564,7 +599,7 @@ class Lotr(CardGame):
                     totals[card.id, part] = totals.get((card.id, part), 0) + count
                 out.extend(fact("deck_part", q, cid, Const(part), n) for (cid, part), n in totals.items())
         for card in cards.values():
-            out.extend(self._card_facts(card, state.catalog))
+            out.extend(self.card_facts(card, state.catalog))
         return out
 
     def check_cards(self, cards: list[Card]) -> list[dict[str, Any]]:
@@ -578,7 +613,7 @@ class Lotr(CardGame):
         for index, card in enumerate(cards):
             questions[f"c{index}"] = card
             facts += [fact("question", f"c{index}", Const("card")), fact("q_card", f"c{index}", card.id)]
-            facts.extend(self._card_facts(card, catalog))
+            facts.extend(self.card_facts(card, catalog))
         found = []
         for symbol in solve(self.name, facts, frozenset({"card"})):
             if symbol.name == "reason":

@@ -20,7 +20,15 @@ from pyengine.core.limits import limits
 from pyengine.core.resources import facts_dir
 from pyengine.core.text import title_key
 from pyengine.games import DOCUMENTS
-from pyengine.games.common import BLANK_TABLE, CardGame, catalog_for, hypothetical_cards, read_builtin, resolve_card
+from pyengine.games.common import (
+    BLANK_TABLE,
+    CardGame,
+    CensusSpec,
+    catalog_for,
+    hypothetical_cards,
+    read_builtin,
+    resolve_card,
+)
 
 TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade", "event", "resource", "attachment",
          "treachery", "side_scheme", "main_scheme", "environment", "obligation", "player_side_scheme", "leader",
@@ -138,6 +146,21 @@ class Marvel(CardGame):
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
         "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays", "person_alias",
         "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face", "text_unread", "q_via_instance"}
+    # How the census (pyengine.tools.census) matches this game's real cards with the edge-case search's abstract ones.
+    census: ClassVar[CensusSpec] = CensusSpec(
+        card_predicates=frozenset({
+            "used_card", "card_type", "person", "spelling", "sub", "hero_of", "printed_unique", "deck_limit",
+        "alias", "card_ability", "form_of"}),
+        free=frozenset({"card"}),
+        exact=frozenset({"unique"}),
+        derived={"ability": "card_ability", "unique": "printed_unique"},
+        derived_kinds=("reveal",),
+        shared=frozenset({"name", "subtitle"}),
+        differing=(),
+        aliases=frozenset({"person_alias"}),
+        respelt=(("name", "name_loose"),),
+        present=frozenset({"subtitle"}),
+        type_families={})
     # The state predicates `pyengine flip` may change (rules/flip/marvel.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
@@ -348,6 +371,16 @@ class Marvel(CardGame):
             faces.append((catalog.get(alter_ego), "alter_ego"))
         return faces
 
+    @staticmethod
+    def census_links(card: Card) -> list[tuple[str, str]]:
+        """The cards a card names (its hero forms, its linked faces), for the census to match cards by."""
+        return [*(("form", f) for f in card.extra.get("forms") or []),
+                *(("linked_face", f) for f in card.extra.get("linked_faces") or [])]
+
+    def census_related(self, card: Card, catalog: Catalog) -> list[Card]:
+        """The cards a table's card brings along into its facts: an identity's other faces."""
+        return [face for face, _ in self.faces(card, catalog)[1:]] if card.type == "hero" else []
+
     def card_facts(self, card: Card, catalog: Catalog) -> tuple[Fact, ...]:
         alter_ego = card.title if card.type == "alter_ego" else None
         if card.type == "hero" and card.extra.get("alter_ego") in catalog:
@@ -435,6 +468,9 @@ class Marvel(CardGame):
                 record["subtitle"] = person(pairs["sub"][card])
             if card in alter_egos:
                 record["alter_ego"] = f"c{alter_egos[card]}"
+            forms = sorted(f for f, hero in rows.get("form_of", []) if hero == card)
+            if forms:
+                record["forms"] = [f"c{f}" for f in forms]
             if [card, 1] in rows.get("deck_limit", []):
                 record["deck_limit"] = 1
             abilities: list[Any] = []
@@ -454,7 +490,9 @@ class Marvel(CardGame):
             if owner == ENCOUNTER:
                 encounter.setdefault(zone, []).append(entry)
             elif zone == "identity":
-                face = "hero" if pairs["face_up"][instance] == card else "alter_ego"
+                up = pairs["face_up"][instance]
+                forms = {f for f, hero in rows.get("form_of", []) if hero == card}
+                face = "hero" if up == card else f"c{up}" if up in forms else "alter_ego"
                 players[owner]["identity"] = {**entry, "face": face}
             else:
                 players[owner].setdefault(zone, []).append(entry)

@@ -531,24 +531,84 @@ const Explorer = (() => {
     gameSelect.value = CONFIG.default_game;
     fillSides();
 
+    const poolSelect = document.getElementById("dis-pool");
+    function fillPools() {
+      const pools = GAMES[gameSelect.value].catalogs.filter((c) => c !== "builtin");
+      poolSelect.replaceChildren(...pools.map((c) => el("option", {value: c, text: `real cards: ${c}`})),
+        el("option", {value: "", text: "abstract cards only"}));
+    }
+    gameSelect.addEventListener("change", fillPools);
+    fillPools();
+
     document.getElementById("search-form").addEventListener("submit", async (e) => {
       e.preventDefault();
       const out = document.getElementById("findings");
-      out.replaceChildren(el("p", {class: "hint", text: "Searching…"}));
+      const sides = {a: sideA.value, b: sideB.value};
+      out.replaceChildren(el("p", {class: "hint", text: poolSelect.value ? "Counting the real cards…" : "Searching…"}));
       try {
-        const result = await call("/api/edge-cases", {game: gameSelect.value, compare: [sideA.value, sideB.value],
-                                                      max_cards: Number(document.getElementById("max-cards").value)});
+        const census = poolSelect.value ? await call("/api/census", {game: gameSelect.value, catalog: poolSelect.value,
+                                                                     compare: [sides.a, sides.b]}) : null;
+        const entry = census && census.pairs[0];
+        const parts = entry ? [censusSummary(census, entry)] : [];
+        if (!entry || entry.why_none) {
+          const result = await call("/api/edge-cases", {game: gameSelect.value, compare: [sides.a, sides.b],
+                                                        max_cards: Number(document.getElementById("max-cards").value)});
+          parts.push(abstractFindings(result, sides, entry));
+        }
         showErrors([]);
-        out.replaceChildren(el("p", {id: "found-count", text: `${result.states} states where ${result.a} and ${result.b} disagree`}),
-          ...result.findings.map((f, i) => el("div", {class: "finding"},
-            el("h3", {text: `state ${i + 1}`}),
-            el("ul", {}, f.shapes.map((s) => el("li", {}, el("code", {text: s.join(" · ")})))),
-            el("a", {class: "open-table button", href: `/table#t=${encodeTable(f.scenario)}`, text: "open in the table builder"}))));
+        out.replaceChildren(...parts);
       } catch (err) {
         out.replaceChildren();
         showErrors(err.errors || [err.message]);
       }
     });
+  }
+
+  // The census of one pair of sides: counts, and each class of real cards with its table.
+  function censusSummary(census, entry) {
+    const types = Object.entries(entry.by_type).map(([t, n]) => `${n} ${t}`).join(", ");
+    const head = el("p", {id: "found-count"}, entry.why_none
+      ? `On ${census.catalog} (${census.pool_cards} cards): no real card shows where side A (${entry.a}) and side B ` +
+        `(${entry.b}) disagree: ${entry.why_none}.`
+      : `On ${census.catalog} (${census.pool_cards} cards), side A (${entry.a}) and side B (${entry.b}) disagree on ` +
+        `${entry.classes_found} classes of real cards, ${entry.cards} cards (${types}).`);
+    const items = entry.classes.map((found) => el("li", {class: "finding"},
+      el("span", {class: "class-label", text: found.label}),
+      found.table ? [" ", verdictWords(found.table, entry),
+        " ", el("a", {class: "open-table button", href: `/table#t=${encodeTable(found.table)}`,
+                      "aria-label": `open ${found.label} in the table builder`, text: "open in the table builder"})] : []));
+    return el("section", {"aria-label": "real cards"}, el("h2", {text: "Real cards"}), head,
+      entry.question ? el("p", {class: "hint", text: `The question: ${entry.question}`}) : null,
+      items.length ? el("ul", {class: "census"}, items) : null);
+  }
+
+  // A real table's first disagreeing question, as each side answers it.
+  function verdictWords(table, entry) {
+    const qs = table.questions;
+    for (let i = 0; i + 1 < qs.length; i += 2) {
+      if (qs[i].expect !== qs[i + 1].expect) {
+        return el("span", {class: "hint", text: `${qs[i].ask} question: side A says ${qs[i].expect} ` +
+          `(${qs[i].rules.join(", ")}), side B says ${qs[i + 1].expect} (${qs[i + 1].rules.join(", ")})`});
+      }
+    }
+    return null;
+  }
+
+  // The search's abstract states, where no real card fits (or no pool is chosen): each shape in words.
+  function abstractFindings(result, sides, entry) {
+    const note = entry ? "Abstract cards: no real card of the pool fits these states." :
+      "Abstract cards (choose a card pool above to see real ones).";
+    return el("section", {"aria-label": "abstract states"}, el("h2", {text: "Abstract states"}),
+      el("p", {class: "hint", text: `${note} ${result.states} states where side A (${result.a}) and side B ` +
+        `(${result.b}) disagree.`}),
+      ...result.findings.map((f, i) => el("div", {class: "finding"},
+        el("h3", {text: `state ${i + 1}`}),
+        el("p", {class: "hint", text: "cards: " + (f.scenario.cards || []).map((c) =>
+          `${c.unique ? "•" : ""}${c.title}${c.subtitle ? ", " + c.subtitle : ""} (${c.type})`).join("; ")}),
+        el("ul", {}, f.shapes.map(([kind, va, vb, rule]) => el("li", {text:
+          `${kind} question: side A (${sides.a}) says ${va}, side B (${sides.b}) says ${vb}; rule ${rule} decides`}))),
+        el("a", {class: "open-table button", href: `/table#t=${encodeTable(f.scenario)}`,
+                 "aria-label": `open state ${i + 1} in the table builder`, text: "open in the table builder"}))));
   }
 
   return {tablePage, answersPage, disagreementsPage, encodeTable, decodeTable};

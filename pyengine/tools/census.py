@@ -1,0 +1,740 @@
+"""`pyengine census`: which real cards each ambiguity touches. For each reading (each pair of its choices) and
+each profile against the default, the edge-case search draws the smallest abstract states where the two sides
+disagree, told which kinds of card the pool has (rules/search/<game>.lp: types, uniqueness, abilities, shared
+titles, spellings, aliases), and each state is matched against the imported card pool: every real table that
+fits it is answered under both sides by the encodings. A class of real cards (the titles or names of the cards
+that vary together: a title, a pair of versions, an identity and an ally) is counted when one of its tables
+really disagrees. A state no real table shows is refused, and its configuration of cards never drawn again.
+
+Matching is lookup, not rules: a real card fits an abstract one when it has every fact the abstract card has
+(its type within the game's family of types, the same uniqueness and abilities as the encodings derive them,
+the same text wherever the abstract cards share a text: one title, an alter ego's name, a subtitle); the
+verdicts come from clingo alone. Tables are answered once per *form*: two tables whose facts are equal up to
+renaming the texts and ids the encodings never mention get the same verdicts, by the same rules, so one answer
+stands for every table of its form. Every table the census writes is checked against its recorded verdicts by
+the test suite.
+"""
+
+from __future__ import annotations
+
+import copy
+import re
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from functools import cache
+from pathlib import Path
+from typing import Any
+
+import clingo
+from clingo import ast
+
+from pyengine.core import kb as kbase
+from pyengine.core.answering import games_named
+from pyengine.core.asp import Const, Fact, Term, fact, term
+from pyengine.core.batch import answer_many
+from pyengine.core.catalog import Card, Catalog
+from pyengine.core.engine import Answer, program, units
+from pyengine.core.errors import InputError, closest
+from pyengine.core.resources import facts_dir, rules_dir
+from pyengine.core.results import CensusResult, StepProgress
+from pyengine.core.scenario import Scenario, scenario_from_data
+from pyengine.core.text import title_key
+from pyengine.games import SPECS, registry
+
+# At most this many real tables are tried for one abstract state (the pools' largest single-card matches are
+# about 1,000 cards; a pair of unrelated titles would be a million).
+MAX_TABLES = 4000
+# The classes a report lists for each pair.
+REPORT_CLASSES = 25
+# A class's label names at most this many of its cards.
+LABEL_CARDS = 4
+# A pair's first classes carry their table in the result (every class's table is written with --out).
+EXAMPLES = 5
+
+_STRING = re.compile(r'"((?:[^"\\]|\\.)*)"')
+
+
+@cache
+def literal_texts(game: str) -> frozenset[str]:
+    """Every text the game's encodings and hand-written facts mention: a table holding one of these is not
+    renamed when tables are grouped by form (the encodings may treat that text apart)."""
+    files = [*Path(rules_dir(), game).glob("*.lp"), *Path(rules_dir(), "common").glob("*.lp"),
+             *Path(facts_dir(), game).glob("*.lp")]
+    found: set[str] = set()
+    for path in files:
+        for match in _STRING.finditer(path.read_text(encoding="utf-8")):
+            found.add(match.group(1).replace('\\"', '"').replace("\\\\", "\\"))
+    return frozenset(found)
+
+
+# -- matching abstract cards with real ones ------------------------------------------------------------------
+
+# A fact of one card as a pattern: its predicate and its arguments, each ("self",) for the card's own id,
+# ("text", s) for a text the encodings never mention (which a real card may replace by its own), ("lit", s) for
+# a text they mention, ("const", c) for a number or a name, and ("fn", name, args) for a function term.
+Arg = tuple[Any, ...]
+Prop = tuple[str, tuple[Arg, ...]]
+
+
+def _arg(symbol: clingo.Symbol, card_id: str, literal: frozenset[str]) -> Arg:
+    if symbol.type == clingo.SymbolType.String:
+        if symbol.string == card_id:
+            return ("self",)
+        return ("lit", symbol.string) if symbol.string in literal else ("text", symbol.string)
+    if symbol.type == clingo.SymbolType.Function and symbol.arguments:
+        return ("fn", symbol.name, tuple(_arg(a, card_id, literal) for a in symbol.arguments))
+    return ("const", str(symbol))
+
+
+def card_props(game: Any, cards: list[Card], catalog: Catalog) -> dict[str, list[Prop]]:
+    """The facts the game gives each card, as patterns (a card's own facts only: those naming its id), with the
+    facts the encodings derive from them in place of their inputs (derived_facts)."""
+    literal = literal_texts(game.name)
+    replaced = set(game.census.derived.values())
+    derived = derived_facts(game, cards, catalog)
+    props: dict[str, list[Prop]] = {}
+    for card in cards:
+        found = props[card.id] = []
+        for line in game.card_facts(card, catalog):
+            atom = clingo.parse_term(line[:-1])
+            args = tuple(_arg(a, card.id, literal) for a in atom.arguments)
+            if ("self",) in args and atom.name not in replaced:
+                found.append((atom.name, args))
+        found += [(atom.name, tuple(_arg(a, card.id, literal) for a in atom.arguments))
+                  for atom in derived.get(card.id, [])]
+        # A card's id is a text too, so that a card naming another (a hero form) binds that other card.
+        found += [("card_id", (("self",), ("text", card.id)))]
+        found += [(link, (("self",), ("text", other))) for link, other in game.census_links(card)]
+    props[""] = [(atom.name, tuple(_arg(a, "", literal) for a in atom.arguments)) for atom in derived.get("", [])]
+    return props
+
+
+def derived_facts(game: Any, cards: list[Card], catalog: Catalog) -> dict[str, list[clingo.Symbol]]:
+    """What the encodings derive of each card from its facts alone, under the default readings (the predicates
+    of the game's census.derived: its abilities, from the catalog or from what the document says of its
+    collector's info; whether it is unique, where the rules make a card unique whatever its symbol), and under
+    the key "" the pairs of texts they hold for one person (the game's census.aliases)."""
+    control = clingo.Control(["--warn=none"])
+    with ast.ProgramBuilder(control) as builder:
+        for statement in program(game.name, frozenset(game.census.derived_kinds)):
+            builder.add(statement)
+    control.add("base", [], "\n".join(line for card in cards for line in game.card_facts(card, catalog)))
+    control.ground([("base", [])])
+    found: dict[str, list[clingo.Symbol]] = {}
+    for atom in control.symbolic_atoms:
+        symbol = atom.symbol
+        if not atom.is_fact or symbol.type != clingo.SymbolType.Function:
+            continue
+        if symbol.name in game.census.derived and symbol.arguments \
+                and symbol.arguments[0].type == clingo.SymbolType.String:
+            found.setdefault(symbol.arguments[0].string, []).append(symbol)
+        elif symbol.name in game.census.aliases:
+            found.setdefault("", []).append(symbol)
+    return found
+
+
+def _bind(abstract: Arg, real: Arg, binding: dict[str, str]) -> dict[str, str] | None:
+    """The binding extended so that the real argument is the abstract one's image, or None."""
+    if abstract[0] == "text":
+        if real[0] not in ("text", "lit"):
+            return None
+        bound = binding.get(abstract[1])
+        if bound is None:
+            return {**binding, abstract[1]: real[1]}
+        return binding if bound == real[1] else None
+    if abstract[0] == "fn":
+        if real[0] != "fn" or real[1] != abstract[1] or len(real[2]) != len(abstract[2]):
+            return None
+        for a, r in zip(abstract[2], real[2], strict=True):
+            found = _bind(a, r, binding)
+            if found is None:
+                return None
+            binding = found
+        return binding
+    return binding if abstract == real else None
+
+
+def _match_props(wanted: list[Prop], real: list[Prop], binding: dict[str, str]) -> Iterator[dict[str, str]]:
+    """Every binding under which each wanted pattern is one of the real card's facts."""
+    if not wanted:
+        yield binding
+        return
+    (name, args), rest = wanted[0], wanted[1:]
+    for real_name, real_args in real:
+        if real_name != name or len(real_args) != len(args):
+            continue
+        extended: dict[str, str] | None = binding
+        for a, r in zip(args, real_args, strict=True):
+            extended = _bind(a, r, extended) if extended is not None else None
+        if extended is not None:
+            yield from _match_props(rest, real, extended)
+
+
+@dataclass
+class Pool:
+    """A catalog's cards with their patterns, indexed by the texts they carry."""
+
+    catalog: Catalog
+    cards: list[Card]
+    props: dict[str, list[Prop]]
+    by_text: dict[tuple[str, int, str], list[Card]]
+    _lines: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    @classmethod
+    def read(cls, game: Any, catalog: Catalog) -> Pool:
+        cards = sorted(catalog.all_cards(), key=lambda c: (not c.extra.get("official", True), c.id))
+        props, by_text = card_props(game, cards, catalog), {}
+        for card in cards:
+            for name, args in props[card.id]:
+                for position, arg in enumerate(args):
+                    if arg[0] in ("text", "lit"):
+                        by_text.setdefault((name, position, arg[1]), []).append(card)
+        return cls(catalog, cards, props, by_text)
+
+    def lines(self, game: Any, card: Card) -> tuple[str, ...]:
+        """The facts a card brings to a table: its own and those of the cards the game brings along with it."""
+        found = self._lines.get(card.id)
+        if found is None:
+            found = self._lines[card.id] = tuple(line for c in [card, *game.census_related(card, self.catalog)]
+                                                 for line in game.card_facts(c, self.catalog))
+        return found
+
+    def kinds(self, game: Any) -> list[Fact]:
+        """The kinds of card the pool has, for the search to draw only cards like them (pool_type/2 and
+        pool_ability/2 of rules/search/<game>.lp)."""
+        found = set()
+        for card in self.cards:
+            props = self.props[card.id]
+            kind = self._kind(game, card)
+            found.add(fact("pool_type", *kind.args))
+            for name, args in props:
+                if name == "ability" and args[1][0] in ("const", "fn"):
+                    found.add(fact("pool_ability", Const(card.type), Const(args[1][1])))
+        for card in self.cards:
+            kind = self._kind(game, card)
+            texts: dict[str, str] = {}
+            for name, args in self.props[card.id]:
+                if len(args) == 2 and args[1][0] in ("text", "lit"):
+                    texts[name] = args[1][1]
+                    if args[1][0] == "lit":
+                        found.add(fact("pool_text", Const(name), args[1][1], kind))
+            found.update(fact("pool_differs", Const(a), Const(b), kind) for a, b in game.census.differing
+                         if a in texts and b in texts and texts[a] != texts[b])
+            found.update(fact("pool_has", Const(name), kind) for name in game.census.present if name in texts)
+        for plain, loose in game.census.respelt:
+            spellings: dict[str, list[tuple[str, Term]]] = {}
+            for card in self.cards:
+                texts = {name: args[1][1] for name, args in self.props[card.id] if len(args) == 2
+                         and args[1][0] in ("text", "lit")}
+                if plain in texts and loose in texts:
+                    spellings.setdefault(texts[loose], []).append((texts[plain], self._kind(game, card)))
+            found.update(fact("pool_respelt", Const(plain), one_kind, other_kind)
+                         for group in spellings.values() for one, one_kind in group for other, other_kind in group
+                         if one != other)
+        carriers: dict[str, list[tuple[str, Card, Term]]] = {}
+        for card in self.cards:
+            kind = self._kind(game, card)
+            for name, args in self.props[card.id]:
+                if name in game.census.shared and len(args) == 2 and args[1][0] in ("text", "lit"):
+                    carriers.setdefault(args[1][1], []).append((name, card, kind))
+        for sharing in carriers.values():
+            for name, card, kind in sharing:
+                found.update(fact("pool_shares", Const(name), kind, Const(other), other_kind)
+                             for other, other_card, other_kind in sharing if other_card.id != card.id)
+        for card in self.cards:
+            for name, args in self.props[card.id]:
+                if name == "ability" and args[1][0] == "fn" and args[1][2] and args[1][2][0][0] in ("text", "lit"):
+                    found.update(fact("pool_names", Const(args[1][1]), self._kind(game, card), Const(other),
+                                      other_kind)
+                                 for other, _, other_kind in carriers.get(args[1][2][0][1], []))
+        found.update(fact("pool_link", Const(link)) for card in self.cards for link, _ in game.census_links(card))
+        for _, (one, two) in self.props.get("", []):
+            for first, second in ((one, two), (two, one)):
+                found.update(fact("pool_alias", Const(name), kind, Const(other), other_kind)
+                             for name, _, kind in carriers.get(first[1], [])
+                             for other, _, other_kind in carriers.get(second[1], []))
+        return sorted(found)
+
+    def _kind(self, game: Any, card: Card) -> Term:
+        unique = any(name in game.census.exact for name, _ in self.props[card.id])
+        return term("k", Const(card.type), Const("unique" if unique else "plain"))
+
+
+@dataclass
+class Slot:
+    """An abstract card of a state: its id, type and the patterns a real card must match."""
+
+    id: str
+    type: str
+    wanted: list[Prop]
+    exact: list[Prop]
+
+
+def _slots(game: Any, scenario: Scenario, ids: list[str]) -> list[Slot]:
+    slots = []
+    cards = [scenario.state.catalog.get(card_id) for card_id in ids]
+    all_props = card_props(game, cards, scenario.state.catalog)
+    for card in cards:
+        props = all_props[card.id]
+        wanted = [p for p in props if p[0] not in game.census.free]
+        slots.append(Slot(card.id, card.type, wanted, [p for p in wanted if p[0] in game.census.exact]))
+    return slots
+
+
+def _components(slots: list[Slot]) -> list[list[int]]:
+    """The slots in groups that share a text (one title, an alter ego's name): a group's cards are chosen
+    together, unrelated groups one at a time."""
+    groups: list[tuple[set[str], list[int]]] = []
+    for index, slot in enumerate(slots):
+        texts = {t for _, args in slot.wanted for t in _texts(args)}
+        joined = [g for g in groups if g[0] & texts]
+        merged = (texts.union(*(g[0] for g in joined)), sorted([index, *(i for g in joined for i in g[1])]))
+        groups = [g for g in groups if g not in joined] + [merged]
+    return sorted((members for _, members in groups), key=lambda m: m[0])
+
+
+def _texts(args: tuple[Arg, ...]) -> Iterator[str]:
+    for arg in args:
+        if arg[0] == "text":
+            yield arg[1]
+        elif arg[0] == "fn":
+            yield from _texts(arg[2])
+
+
+def _choices(game: Any, pool: Pool, slots: list[Slot], limit: int) -> tuple[list[list[Card]], bool]:
+    """Every choice of real cards for `slots` (one related group), each matching every slot's patterns under
+    one binding of the abstract texts: at most `limit`, and whether the limit cut the list."""
+    families = game.census.type_families
+    found: list[list[Card]] = []
+
+    def candidates(slot: Slot, binding: dict[str, str]) -> list[Card]:
+        best: list[Card] | None = None
+        for name, args in slot.wanted:
+            for position, arg in enumerate(args):
+                value = arg[1] if arg[0] == "lit" else binding.get(arg[1]) if arg[0] == "text" else None
+                if value is not None:
+                    cards = pool.by_text.get((name, position, value), [])
+                    best = cards if best is None or len(cards) < len(best) else best
+        return pool.cards if best is None else best
+
+    def extend(index: int, chosen: list[Card], binding: dict[str, str]) -> None:
+        if len(found) > limit:
+            return
+        if index == len(slots):
+            found.append(list(chosen))
+            return
+        slot = slots[index]
+        family = families.get(slot.type, slot.type)
+        for card in candidates(slot, binding):
+            if card in chosen or families.get(card.type, card.type) != family:
+                continue
+            real = pool.props[card.id]
+            if sum(1 for p in real if p[0] in game.census.exact) != len(slot.exact):
+                continue
+            for extended in _match_props(slot.wanted, real, binding):
+                chosen.append(card)
+                extend(index + 1, chosen, extended)
+                chosen.pop()
+                break
+
+    extend(0, [], {})
+    return found[:limit], len(found) > limit
+
+
+# A real table's cards, slot by slot, with the slots of the related group it varies.
+Choice = tuple[list[Card], list[int]]
+
+
+def assignments(game: Any, pool: Pool, slots: list[Slot], limit: int) -> tuple[list[Choice], bool]:
+    """Real cards for the abstract ones: every choice for each related group of slots, with the other groups
+    at their first choice (so each real card that fits is tried, not every combination of unrelated ones), each
+    with the slots of the group it varies; at most `limit` in all, and whether the limit cut the list."""
+    groups = _components(slots)
+    choices, capped = [], False
+    for members in groups:
+        found, cut = _choices(game, pool, [slots[i] for i in members], limit)
+        if not found:
+            return [], False
+        choices.append(found)
+        capped |= cut
+    first = [found[0] for found in choices]
+    tables: list[Choice] = []
+    for number, (members, found) in enumerate(zip(groups, choices, strict=True)):
+        for choice in found:
+            picked = [*first[:number], choice, *first[number + 1:]]
+            cards: list[Card | None] = [None] * len(slots)
+            for group, chosen in zip(groups, picked, strict=True):
+                for index, card in zip(group, chosen, strict=True):
+                    cards[index] = card
+            if len({c.id for c in cards if c}) == len(slots):
+                tables.append(([c for c in cards if c], members))
+    return tables[:limit], capped or len(tables) > limit
+
+
+# -- real tables -------------------------------------------------------------------------------------------
+
+def _replace(value: Any, ids: dict[str, str]) -> Any:
+    if isinstance(value, dict):
+        return {k: _replace(v, ids) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_replace(v, ids) for v in value]
+    return ids.get(value, value) if isinstance(value, str) else value
+
+
+def real_table(abstract: dict[str, Any], cards: list[Card], source: str, title: str) -> dict[str, Any]:
+    """The abstract state with its cards replaced by real ones of the catalog `source`."""
+    ids = {record["id"]: card.id for record, card in zip(abstract["cards"], cards, strict=True)}
+    table = {"game": abstract["game"], "title": title, "catalog": source}
+    table |= {k: _replace(copy.deepcopy(v), ids) for k, v in abstract.items()
+              if k not in ("game", "title", "cards", "questions")}
+    table["questions"] = [{k: v for k, v in _replace(q, ids).items() if k not in ("expect", "rules")}
+                          for q in abstract["questions"]]
+    return table
+
+
+def form(lines: list[str], literal: frozenset[str]) -> tuple[str, ...]:
+    """Facts with every text the encodings never mention renamed by first appearance: tables whose facts have one
+    form are answered alike."""
+    names: dict[str, str] = {}
+
+    def rename(match: re.Match[str]) -> str:
+        text = match.group(1)
+        if text.replace('\\"', '"').replace("\\\\", "\\") in literal:
+            return match.group(0)
+        return names.setdefault(text, f"#{len(names)}")
+
+    return tuple(sorted(_STRING.sub(rename, line) for line in lines))
+
+
+def scenario_form(scenario: Scenario, literal: frozenset[str]) -> tuple[str, ...]:
+    """The form of the facts a whole scenario becomes."""
+    return form([fact for unit in units(scenario, {}) for fact in unit.facts], literal)
+
+
+@dataclass
+class Verdicts:
+    """A form's answers: each question's verdict and rule ids, whether the two sides disagree, and which of the
+    table's cards (slot by slot) the reasons of the disagreeing questions cite."""
+
+    answers: dict[str, tuple[str | None, list[str]]]
+    disagree: bool
+    cited: set[int]
+
+
+def _strings(symbol: clingo.Symbol) -> Iterator[str]:
+    if symbol.type == clingo.SymbolType.String:
+        yield symbol.string
+    elif symbol.type == clingo.SymbolType.Function:
+        for argument in symbol.arguments:
+            yield from _strings(argument)
+
+
+def verdicts(answers: list[Answer], pairs: list[tuple[str, str]], texts: list[set[str]]) -> Verdicts:
+    """A table's answers read for the census; `texts` holds, slot by slot, the ids and texts by which a reason
+    may cite a card."""
+    by_id = {a.question.id: a for a in answers}
+    differing = [(a, b) for a, b in pairs if by_id[a].verdict != by_id[b].verdict]
+    cited_texts = {text for pair in differing for q in pair for reason in by_id[q].reasons
+                   for text in _strings(reason.evidence)}
+    cited = {slot for slot, known in enumerate(texts) if known & cited_texts}
+    return Verdicts({q: (a.verdict, a.rule_ids) for q, a in by_id.items()}, bool(differing),
+                    cited or set(range(len(texts))))
+
+
+@dataclass
+class RealClass:
+    """A class of real cards (the titles or names of the cards that vary together) whose table disagrees."""
+
+    key: tuple[str, ...]
+    cards: dict[str, Card] = field(default_factory=dict)
+    table: dict[str, Any] | None = None
+    state: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        cards = sorted(self.cards.values(), key=lambda c: c.id)
+        label = " + ".join(c.label() for c in cards[:LABEL_CARDS]) + (
+            f" and {len(cards) - LABEL_CARDS} more" if len(cards) > LABEL_CARDS else "")
+        return {"key": list(self.key), "label": label, "cards": [c.id for c in cards],
+                "types": dict(sorted(_count(c.type for c in self.cards.values()).items())), "state": self.state,
+                "table": self.table}
+
+
+def _count(values: Iterator[str] | list[str]) -> dict[str, int]:
+    counted: dict[str, int] = {}
+    for value in values:
+        counted[value] = counted.get(value, 0) + 1
+    return counted
+
+
+def _pairs(abstract: dict[str, Any]) -> list[tuple[str, str]]:
+    """The abstract state's questions as (side A, side B) pairs of ids, in the order scenario_of writes them."""
+    ids = [q["id"] for q in abstract["questions"]]
+    return list(zip(ids[0::2], ids[1::2], strict=True))
+
+
+@dataclass
+class StateCensus:
+    """One abstract state matched against the pool: how many real tables fit it, in how many forms, how many
+    of them disagree, and the classes of real cards they show."""
+
+    number: int
+    abstract: dict[str, Any]
+    tables_tried: int = 0
+    capped: bool = False
+    forms: int = 0
+    agreeing: int = 0
+    riding: int = 0
+    not_a_table: int = 0
+    classes: dict[tuple[str, ...], RealClass] = field(default_factory=dict)
+
+    @property
+    def why_none(self) -> str | None:
+        if self.classes:
+            return None
+        if not self.tables_tried:
+            return "no real card of the pool has the attributes and relations this state's cards need"
+        return f"{self.tables_tried} real tables fit this state's cards, and the two sides agree on each"
+
+    def summary(self) -> dict[str, Any]:
+        cards = {cid: c for entry in self.classes.values() for cid, c in entry.cards.items()}
+        found = {"state": self.number, "abstract": self.abstract, "tables_tried": self.tables_tried,
+                 "capped": self.capped, "forms": self.forms, "agreeing": self.agreeing, "riding": self.riding,
+                 "not_a_table": self.not_a_table, "classes": len(self.classes), "cards": len(cards),
+                 "by_type": dict(sorted(_count(c.type for c in cards.values()).items()))}
+        return found | ({"why_none": self.why_none} if self.why_none else {})
+
+
+def _citing_texts(pool: Pool, scenario: Scenario, cards: list[Card]) -> list[set[str]]:
+    """Slot by slot, what a reason may cite a table's card by: its id, its instances' ids, its texts."""
+    texts = []
+    for card in cards:
+        found = {card.id, *(i.id for i in scenario.state.instances.values() if i.card.id == card.id)}
+        found |= {arg[1] for _, args in pool.props.get(card.id, []) for arg in args if arg[0] in ("text", "lit")}
+        texts.append(found)
+    return texts
+
+
+def census_state(game: Any, pool: Pool, source: str, abstract: dict[str, Any], number: int, name: str,
+                 limit: int = MAX_TABLES) -> StateCensus:
+    """One abstract state matched against the pool: every real table that fits it answered (once per form)
+    under both sides, and each class of real cards whose table disagrees kept with its first such table."""
+    scenario = scenario_from_data(abstract, "<census>")
+    slots = _slots(game, scenario, [c["id"] for c in abstract["cards"]])
+    found, capped = assignments(game, pool, slots, limit)
+    result = StateCensus(number, abstract, len(found), capped)
+    pairs = _pairs(abstract)
+    literal = literal_texts(game.name)
+    # The tables of this state differ only in their cards, so their form is that of their cards' facts (and of the
+    # cards the game brings along: an identity's faces), slot by slot; one table of each form is answered, all of
+    # them in batches (pyengine.core.batch).
+    shapes = [form([line for card in cards for line in pool.lines(game, card)], literal) for cards, _ in found]
+    first: dict[tuple[str, ...], int] = {}
+    for index, shape in enumerate(shapes):
+        first.setdefault(shape, index)
+    by_form: dict[tuple[str, ...], Verdicts | None] = dict.fromkeys(first)
+    tables: list[tuple[tuple[str, ...], Scenario, list[Card]]] = []
+    for shape, index in first.items():
+        try:
+            tables.append((shape, scenario_from_data(real_table(abstract, found[index][0], source, name), "<census>"),
+                           found[index][0]))
+        except InputError:
+            continue
+    for (shape, real, cards), answers in zip(tables, answer_many([(t[1], {}) for t in tables]), strict=True):
+        if isinstance(answers, Exception):
+            raise answers
+        by_form[shape] = verdicts(answers, pairs, _citing_texts(pool, real, cards))
+    for (cards, varying), shape in zip(found, shapes, strict=True):
+        answered = by_form[shape]
+        if answered is None:
+            result.not_a_table += 1
+            continue
+        if not answered.disagree:
+            result.agreeing += 1
+            continue
+        # The class is the cards of the varied group that the disagreeing reasons cite; a group the reasons do not
+        # cite only rides along with the table (another group's cards decide it).
+        members = sorted((cards[i] for i in varying if i in answered.cited), key=lambda c: (title_key(c.title), c.id))
+        if not members:
+            result.riding += 1
+            continue
+        key = tuple(sorted({title_key(c.title) for c in members}))
+        entry = result.classes.get(key)
+        if entry is None:
+            table = real_table(abstract, cards, source, name)
+            for question in table["questions"]:
+                question["expect"], question["rules"] = answered.answers[question["id"]]
+            entry = result.classes[key] = RealClass(key, table=table, state=number)
+        entry.cards.update((c.id, c) for c in members)
+    result.forms = len(by_form)
+    return result
+
+
+def side_pairs(game: str) -> list[tuple[str, str, str | None]]:
+    """Every pair the census compares: each pair of a reading's choices (side A, side B, the reading), then
+    each profile against the default."""
+    kb = kbase.load(game)
+    pairs: list[tuple[str, str, str | None]] = []
+    for name, reading in sorted(kb.readings.items()):
+        choices = list(reading.choices)
+        pairs += [(f"{name}={a}", f"{name}={b}", name) for i, a in enumerate(choices) for b in choices[i + 1:]]
+    pairs += [("default", profile, None) for profile in sorted(kb.profiles)]
+    return pairs
+
+
+def _catalog_name(game: str, catalog: str | None) -> str:
+    from pyengine.core import store
+
+    known = [source for source, _ in SPECS[game].sources]
+    imported = store.sources()
+    if catalog is None:
+        found = [s for s in known if s in imported]
+        if not found:
+            raise InputError(f"no card pool of game {game} is imported", field="--catalog",
+                             expected=f"pyengine import {known[0]} PATH first, or --catalog builtin")
+        return found[0]
+    if catalog != "builtin" and imported.get(catalog) != game:
+        raise InputError(f"no imported catalog {catalog!r} of game {game}", field="--catalog",
+                         expected=f"builtin, or a source imported with pyengine import ({', '.join(known)})",
+                         suggestion=closest(catalog, [*known, "builtin"]))
+    return catalog
+
+
+def census(game: str, catalog: str | None = None, compare: tuple[str, str] | None = None,
+           out: str | Path | None = None, max_cards: int = 3, states: int = 40, tries: int = 150,
+           max_tables: int = MAX_TABLES, tables: int = EXAMPLES, progress: StepProgress | None = None
+           ) -> CensusResult:
+    """For each reading's pair of choices and each profile against the default (or only `compare`), the real
+    cards of the pool on which the two sides disagree, by class and card type, with a real table for each
+    class: the search draws up to `states` abstract states that real tables show, leaving out at most `tries`
+    that none does. A pair's first `tables` classes carry their table in the result; with `out`, every class's
+    table is written there as a scenario file."""
+    from pyengine.tools.edge_cases import parse_side, scenario_of, search
+
+    game = games_named(game)[0]
+    if not SPECS[game].sources:
+        raise InputError(f"game {game} has no card database to count", field="--game",
+                         expected=", ".join(g for g, spec in SPECS.items() if spec.sources))
+    for option, value, top in (("--max-cards", max_cards, 4), ("--states", states, 200), ("--tries", tries, 2000)):
+        if not 1 <= value <= top:
+            raise InputError(f"{option} {value} is out of range", field=option, expected=f"from 1 to {top}")
+    folder = Path(out) if out else None
+    if folder is not None and folder.exists() and not folder.is_dir():
+        raise InputError("is a file, not a folder", file=str(folder), field="--out", expected="a folder to write into")
+    source = _catalog_name(game, catalog)
+    rules = registry()[game]
+    started = time.monotonic()
+    pool = Pool.read(rules, _open(rules, source))
+    kinds = pool.kinds(rules)
+    kb = kbase.load(game)
+    pairs = [(compare[0], compare[1], None)] if compare else side_pairs(game)
+    entries = []
+    for number, (text_a, text_b, reading) in enumerate(pairs):
+        if progress:
+            progress(number, len(pairs), f"{text_a} against {text_b}")
+        a, b = parse_side(game, text_a), parse_side(game, text_b)
+        shown: list[StateCensus] = []
+        refused: list[StateCensus] = []
+
+        def accept(finding: Any, a: Any = a, b: Any = b, shown: list = shown, refused: list = refused) -> bool:
+            index = len(shown) + 1
+            title = f"{game} on {source}: {a.label} against {b.label}, state {index}"
+            found = census_state(rules, pool, source, scenario_of(game, finding, a, b, title), index, title,
+                                 max_tables)
+            (shown if found.classes else refused).append(found)
+            return bool(found.classes)
+
+        search(game, a, b, max_cards, max_cards, states, pool=kinds, accept=accept, max_refused=tries)
+        entries.append(_entry(kb, text_a, text_b, reading, shown, refused))
+    if progress:
+        progress(len(pairs), len(pairs), "done")
+    written = _write(folder, game, entries) if folder else []
+    for entry in entries:
+        for found in entry["classes"][tables:]:
+            found.pop("table")
+    return CensusResult(game, source, len(pool.cards), entries, written, round(time.monotonic() - started, 1))
+
+
+def _open(rules: Any, source: str) -> Catalog:
+    from pyengine.core.store import open_catalog
+
+    return open_catalog(source, rules.builtin_catalog)
+
+
+def _entry(kb: kbase.KnowledgeBase, a: str, b: str, reading: str | None, shown: list[StateCensus],
+           refused: list[StateCensus]) -> dict[str, Any]:
+    """One pair's census: its classes over every state (a class shown by several states counted once, with the
+    first table), the distinct real cards and their types, the states, and those no real table shows."""
+    classes: dict[tuple[str, ...], RealClass] = {}
+    for state in shown:
+        for key, found in state.classes.items():
+            if key in classes:
+                classes[key].cards.update(found.cards)
+            else:
+                classes[key] = RealClass(key, dict(found.cards), found.table, found.state)
+    cards = {cid: c for found in classes.values() for cid, c in found.cards.items()}
+    paragraphs = sorted({p for s in shown for p in s.abstract.get("cites", [])}, key=lambda p: int(p[1:]))
+    listed = [found.to_dict() for found in classes.values()]
+    entry: dict[str, Any] = {
+        "a": a, "b": b, "reading": reading, "question": kb.readings[reading].text if reading else None,
+        "paragraphs": paragraphs, "classes_found": len(classes), "cards": len(cards),
+        "by_type": dict(sorted(_count(c.type for c in cards.values()).items())),
+        "examples": [found["label"] for found in listed[:EXAMPLES]], "classes": listed,
+        "states": [state.summary() for state in shown],
+        "refused": len(refused), "refused_examples": [state.summary() for state in refused[:EXAMPLES]]}
+    if not classes:
+        entry["why_none"] = (f"the search found no state where {a} and {b} disagree within its bounds"
+                             if not refused else
+                             f"none of the {len(refused)} smallest states where they disagree is shown by real cards "
+                             f"of the pool (each needs a card or a relation between cards no real card has)")
+    return entry
+
+
+def _write(folder: Path, game: str, entries: list[dict[str, Any]]) -> list[str]:
+    """Every class's table, a scenario file each: a conformance pack with both sides' verdicts and rule ids."""
+    import yaml
+
+    paths = []
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        for entry in entries:
+            slug = re.sub(r"[^A-Za-z0-9]+", "-", f"{entry['a']}-vs-{entry['b']}").strip("-")
+            for number, found in enumerate(entry["classes"], 1):
+                path = folder / f"{game}-{slug}-{number:04d}.yaml"
+                path.write_text(yaml.safe_dump(found["table"], sort_keys=False, allow_unicode=True), encoding="utf-8")
+                found["file"] = str(path)
+                paths.append(str(path))
+    except OSError as exc:
+        raise InputError(f"cannot write the tables: {exc.strerror}", file=str(folder), field="--out") from None
+    return paths
+
+
+def markdown(result: CensusResult) -> str:
+    """The census as a Markdown report: a table per pair of sides, with the weight of each open question (how
+    many real classes and cards it touches), examples and the paragraphs behind it."""
+    lines = [f"# Census of {result.game} readings on the {result.catalog} pool", "",
+             f"{result.pool_cards} cards; {len(result.pairs)} pairs of sides; {result.seconds:g} s.", "",
+             "| sides | question | classes | cards | by type | paragraphs |", "|---|---|---|---|---|---|"]
+    for entry in result.pairs:
+        types = ", ".join(f"{n} {t}" for t, n in entry["by_type"].items()) or "-"
+        lines.append(f"| {_cell(entry['a'])} / {_cell(entry['b'])} | {_cell(entry['question'] or 'profile')} | "
+                     f"{entry['classes_found']} | {entry['cards']} | {types} | {', '.join(entry['paragraphs'])} |")
+    for entry in result.pairs:
+        lines += ["", f"## {entry['a']} against {entry['b']}", ""]
+        if entry["question"]:
+            lines += [entry["question"], ""]
+        if "why_none" in entry:
+            lines += [f"No real card: {entry['why_none']}.", ""]
+            continue
+        lines += [f"{entry['classes_found']} classes of real cards, {entry['cards']} cards, from "
+                  f"{len(entry['states'])} abstract states ({entry['refused']} others no real table shows).", ""]
+        for found in entry["classes"][:REPORT_CLASSES]:
+            where = f" ({found['file']})" if found.get("file") else ""
+            lines.append(f"- {_cell(found['label'])}{where}")
+        if len(entry["classes"]) > REPORT_CLASSES:
+            lines.append(f"- and {len(entry['classes']) - REPORT_CLASSES} more classes")
+    return "\n".join(lines) + "\n"
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|").replace("\n", " ")

@@ -1,0 +1,120 @@
+"""The census (issue 31): which real cards of the imported pools each reading and profile touches, each class with
+a real table that `pyengine check` answers as the census recorded. Skipped, with the reason, where the card data
+is absent."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from conftest import GEMP_CARDS, MARVELSDB
+from pyengine.core.errors import InputError
+from pyengine.core.scenario import scenario_from_data
+from pyengine.games import registry
+from pyengine.tools import census
+
+needs_gemp = pytest.mark.skipif(not GEMP_CARDS.is_dir(), reason=f"GEMP card data not found at {GEMP_CARDS}")
+needs_marvelsdb = pytest.mark.skipif(not (MARVELSDB / "pack").is_dir(),
+                                     reason=f"MarvelCDB card data not found at {MARVELSDB}")
+
+
+def _labels(entry: dict) -> list[str]:
+    return [found["label"] for found in entry["classes"]]
+
+
+def _class_of(entry: dict, cards: set[str]) -> bool:
+    """Whether some class of the census entry holds all these real cards."""
+    return any(cards <= set(found["cards"]) for found in entry["classes"])
+
+
+@needs_gemp
+def test_gemp_against_the_default_lists_the_real_cards_gemp_departs_on(cli, tmp_path: Path) -> None:
+    code, out, _ = cli("census", "--game", "lotr", "--compare", "default", "gemp", "--out", str(tmp_path / "pack"),
+                       "--report", str(tmp_path / "census.md"), "--json")
+    assert code == 0
+    [entry] = json.loads(out)["pairs"]
+    labels = _labels(entry)
+    # The Mumak Commander pair: a unique and a non-unique version of one title, which GEMP lets through.
+    assert _class_of(entry, {"7_152", "15_86"})
+    # The Palantir of Orthanc's sides: the Free Peoples version and the Shadow ones.
+    assert _class_of(entry, {"13_36", "3_67", "4_166"})
+    # A title GEMP edits apart ("White Hand Attacker(2)"), counted with the printed one by the document.
+    assert _class_of(entry, {"17_120", "18_124"})
+    assert entry["classes_found"] == len(labels) and entry["cards"] >= len(labels)
+    assert sum(entry["by_type"].values()) == entry["cards"]
+    report = (tmp_path / "census.md").read_text(encoding="utf-8")
+    assert f"| default / gemp | profile | {entry['classes_found']} | {entry['cards']} |" in report
+    # Every real table written passes `pyengine check` with the verdicts and rule ids it records.
+    files = sorted((tmp_path / "pack").glob("*.yaml"))
+    assert len(files) == entry["classes_found"]
+    code, out, _ = cli("check", str(tmp_path / "pack"))
+    assert code == 0 and f"0 failed ({len(files)} scenario files)" in out
+
+
+@needs_marvelsdb
+def test_marvel_readings_count_the_real_cards_they_touch(cli, tmp_path: Path) -> None:
+    result = census.census("marvel", "marvelsdb",
+                           ("marvel_person_spelling=exact", "marvel_person_spelling=same_person"), out=tmp_path)
+    [spelling] = result.pairs
+    code, out, _ = cli("check", str(tmp_path))
+    assert code == 0 and f"0 failed ({len(result.files)} scenario files)" in out
+    # The one spelling group of the pool: Tigra's alter ego Greer Nelson, the ally subtitled Greer Grant Nelson.
+    assert spelling["classes_found"] == 1 and _class_of(spelling, {"01051", "56001a"})
+    faces = census.census("marvel", "marvelsdb",
+                          ("marvel_identity_faces=face_up", "marvel_identity_faces=all_faces"), states=15).pairs[0]
+    # A multi-form identity: Angel with Archangel face up beside the ally Angel.
+    assert _class_of(faces, {"42001a", "42001c", "33019"})
+    alter_ego = census.census("marvel", "marvelsdb", ("marvel_alter_ego_person=name_only",
+                                                     "marvel_alter_ego_person=same_person"), states=5).pairs[0]
+    # The ally Shuri, named as Black Panther's alter ego: one person under same_person, two under name_only.
+    assert _class_of(alter_ego, {"01041", "51001a", "51001b"})
+    assert alter_ego["by_type"]["hero"] >= 2
+
+
+def test_tables_of_one_form_are_answered_alike() -> None:
+    """The census answers one table per form: two tables equal up to the texts the encodings never mention get
+    the same verdicts and rules (checked here by answering both)."""
+    from pyengine.core.engine import answer
+
+    def table(title: str, card_id: str) -> dict:
+        return {"game": "lotr", "cards": [{"id": card_id, "title": title, "type": "companion", "unique": True,
+                                           "side": "free_peoples"}],
+                "players": {"p1": {"dead_pile": [{"id": "i2", "card": card_id}]},
+                            "p2": {"draw_deck": [{"id": "i1", "card": card_id}]}},
+                "questions": [{"id": "a", "ask": "play", "instance": "i1"},
+                              {"id": "b", "ask": "play", "instance": "i1",
+                               "readings": {"lotr_dead_pile_scope": "any_player"}}]}
+
+    one, two = (scenario_from_data(table(t, c), "<test>") for t, c in (("Aragorn", "x1"), ("Boromir", "x2")))
+    literal = census.literal_texts("lotr")
+    assert census.scenario_form(one, literal) == census.scenario_form(two, literal)
+    assert [(a.verdict, a.rule_ids) for a in answer(one)] == [(a.verdict, a.rule_ids) for a in answer(two)]
+    # A text the encodings name (Sent Back's collector's info) is kept, so a card carrying it is a form of its own.
+    assert "9R27" in literal and "Aragorn" not in literal
+
+
+def test_a_game_without_a_card_database_and_an_unknown_pool_are_clear_errors() -> None:
+    with pytest.raises(InputError, match="no card database"):
+        census.census("dfm")
+    with pytest.raises(InputError, match="no imported catalog 'gemb'") as error:
+        census.census("lotr", "gemb", ("default", "gemp"))
+    assert error.value.suggestion == "'gemp'"
+
+
+@needs_gemp
+def test_matching_needs_every_fact_of_the_abstract_card() -> None:
+    """An abstract unique companion matches real unique characters only, each real card once."""
+    from pyengine.core.store import open_catalog
+
+    lotr = registry()["lotr"]
+    pool = census.Pool.read(lotr, open_catalog("gemp", lotr.builtin_catalog))
+    abstract = scenario_from_data({"game": "lotr", "cards": [{"id": "c1", "title": "Title 1", "unique": True,
+                                                              "type": "companion", "side": "free_peoples"}],
+                                   "players": {"p1": {}}, "questions": [{"id": "q", "ask": "card", "card": "c1"}]},
+                                  "<test>")
+    tables, capped = census.assignments(lotr, pool, census._slots(lotr, abstract, ["c1"]), census.MAX_TABLES)
+    cards = [cards[0] for cards, _ in tables]
+    assert not capped and len({c.id for c in cards}) == len(cards) > 500
+    assert all(c.unique and c.type in ("companion", "ally", "minion") for c in cards)
