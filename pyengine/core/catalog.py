@@ -8,6 +8,7 @@ never merged here; whether they are the same card is for the encodings to decide
 
 from __future__ import annotations
 
+import difflib
 import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
@@ -62,6 +63,36 @@ class Card:
         return f"{dot}{self.full_name} ({info})"
 
 
+@dataclass
+class CardSearch:
+    """A completion search: the best cards, how many matched in all, and, where none did, the closest names."""
+
+    cards: list[Card]
+    total: int
+    suggestions: list[str]
+
+
+def _match_rank(card: Card, key: str, words: list[str], code: str) -> int | None:
+    """How well a card matches a query (0 exact, 1 prefix, 2 contained, 3 every word in any order), or None."""
+    names = [title_key(n) for n in (card.full_name, card.title, *card.aliases)]
+    codes = [card.id.casefold(), (card.collinfo or "").casefold()]
+    if key in names or code in codes:
+        return 0
+    if any(n.startswith(key) for n in names) or any(c.startswith(code) for c in codes if c):
+        return 1
+    if any(key in n for n in names):
+        return 2
+    name_words = set(re.findall(r"\w+", " ".join(names)))
+    if words and all(any(w.startswith(word) for w in name_words) for word in words):
+        return 3
+    return None
+
+
+def _natural(text: str) -> tuple[tuple[int, str], ...]:
+    """An id in natural order (1_313 after 1_72, 10_1 after 9_99)."""
+    return tuple((int(part), "") if part.isdigit() else (0, part) for part in re.findall(r"\d+|\D+", text))
+
+
 class Catalog:
     """Cards by id, with lookups for every way a scenario may name one. Subclasses say where cards live."""
 
@@ -85,19 +116,24 @@ class Catalog:
         """Cards whose names (as title keys) contain `key`, or whose id or collector's info starts with `code`."""
         raise NotImplementedError
 
-    def search(self, query: str, limit: int = 20) -> list[Card]:
-        """Cards for completion: those whose title, subtitle, alias (a translated name), id or collector's info
-        starts with the query first, then those containing it, in catalog order."""
+    def search(self, query: str, limit: int = 20) -> CardSearch:
+        """Cards for completion, best match first: an exact title, full name, alias (a translated name), id or
+        collector's info; then names that start with the query; then names holding it; then names holding each of
+        its words, in any order; official cards before unofficial ones, then by set and number. With no match, the
+        closest names (a misspelling) as suggestions."""
         key, code = title_key(query), query.strip().casefold()
         if not key:
-            return []
-
-        def starts(card: Card) -> bool:
-            return (card.id.casefold().startswith(code) or (card.collinfo or "").casefold().startswith(code)
-                    or any(title_key(n).startswith(key) for n in card.names()))
-
-        found = list({c.id: c for c in self.candidates(key, code)}.values())
-        return sorted(found, key=lambda c: not starts(c))[:limit]
+            return CardSearch([], 0, [])
+        words = [w for w in re.findall(r"\w+", key) if w]
+        found: dict[str, Card] = {c.id: c for c in self.candidates(key, code)}
+        if len(words) > 1:
+            found.update((c.id, c) for c in self.candidates(max(words, key=len), code))
+        ranked = sorted(((rank, card) for card in found.values()
+                         if (rank := _match_rank(card, key, words, code)) is not None),
+                        key=lambda pair: (pair[0], not pair[1].extra.get("official", True), _natural(pair[1].id)))
+        suggestions = [] if ranked else difflib.get_close_matches(query.strip(), list(dict.fromkeys(
+            self.suggestion_names())), n=3, cutoff=0.6)
+        return CardSearch([card for _, card in ranked[:limit]], len(ranked), suggestions)
 
     def __contains__(self, card_id: str) -> bool:
         return self.lookup_id(card_id) is not None

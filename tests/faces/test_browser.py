@@ -61,6 +61,25 @@ def _add_card(page, player: str, zone: str, query: str, card_id: str) -> None:  
     zone_box.locator(f'.suggestion[data-id="{card_id}"]').first.click()
 
 
+def test_a_card_is_added_with_the_keyboard_only(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{explorer}/table")
+    search = page.locator('fieldset[data-player="alice"] .zone[data-zone="hand"] input.card-search')
+    search.focus()
+    page.keyboard.type("Sting")
+    page.locator('.suggestion[aria-selected="true"]').first.wait_for()
+    page.keyboard.press("ArrowDown")
+    page.keyboard.press("ArrowUp")
+    page.keyboard.press("Enter")
+    page.wait_for_function("document.getElementById('yaml').value.includes('1_313')")
+    # Escape closes the suggestions; a search with no match says so.
+    search.focus()
+    page.keyboard.type("Stign")
+    page.locator(".suggestions .no-match").wait_for()
+    assert "Sting" in page.locator(".suggestions .no-match").inner_text()
+    page.keyboard.press("Escape")
+    assert page.locator(".suggestions li").count() == 0
+
+
 def _load_scenario(page, explorer: str, path: Path) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{explorer}/table")
     page.locator("#load-file").set_input_files(str(path))

@@ -127,6 +127,40 @@ def test_a_misspelt_card_gets_a_suggestion(client: TestClient) -> None:
     assert "unknown card 'Stign'" in error and "did you mean 'Sting'" in error
 
 
+GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
+MARVELSDB = ROOT.parent / "shared" / "data" / "marvelsdb"
+
+
+def _search(client: TestClient, game: str, catalog: str, query: str, limit: int = 12) -> dict:
+    response = client.get("/api/cards", params={"game": game, "catalog": catalog, "q": query, "limit": limit})
+    assert response.status_code == 200
+    return response.json()
+
+
+@pytest.mark.skipif(not GEMP.is_dir(), reason=f"GEMP card data not found at {GEMP}")
+def test_card_search_ranks_by_match_on_the_gemp_pool(client: TestClient) -> None:
+    sting = _search(client, "lotr", "gemp", "Sting")
+    # The exact title first, the official card before unofficial ones; labels are distinct.
+    assert sting["cards"][0]["id"] == "1_313"
+    labels = [c["label"] for c in sting["cards"]]
+    assert len(labels) == len(set(labels))
+    # Words in any order.
+    assert _search(client, "lotr", "gemp", "Aragorn Ranger")["cards"][0]["label"].startswith(
+        "•Aragorn, Ranger of the North")
+    # A title shared by many versions: The Grey Wizard among the first, and how many more there are.
+    gandalf = _search(client, "lotr", "gemp", "Gandalf", limit=5)
+    assert any("The Grey Wizard" in c["label"] for c in gandalf["cards"]) and gandalf["more"] > 0
+    # No match: the closest names as suggestions.
+    none = _search(client, "lotr", "gemp", "Stign")
+    assert none["cards"] == [] and "Sting" in none["suggestions"]
+
+
+@pytest.mark.skipif(not (MARVELSDB / "pack").is_dir(), reason=f"MarvelCDB card data not found at {MARVELSDB}")
+def test_card_search_finds_a_german_name(client: TestClient) -> None:
+    [found] = _search(client, "marvel", "marvelsdb", "Witwenbiss")["cards"]
+    assert found["id"] == "08010" and "Witwenbiss" in found["aliases"]
+
+
 DEEP = b'{"scenario": {"game": "lotr", "title": ' + b'{"a": ' * 500 + b"1" + b"}" * 500 + b"}}"
 
 

@@ -102,25 +102,70 @@ const Explorer = (() => {
     return id;
   }
 
+  // A card search: suggestions ranked by the server (best match first), picked with the mouse or the keyboard
+  // (arrows move, Enter picks, Escape closes), with a hint when more cards match and the closest names when none does.
+  let searchCount = 0;
   function cardSearch(table, onPick, placeholder) {
+    const listId = `card-suggestions-${++searchCount}`;
     const input = el("input", {type: "search", class: "card-search", placeholder: placeholder || "add a card…",
-                               autocomplete: "off"});
-    const list = el("ul", {class: "suggestions"});
+                               autocomplete: "off", role: "combobox", "aria-autocomplete": "list",
+                               "aria-expanded": "false", "aria-controls": listId,
+                               "aria-label": placeholder || "add a card: type a title, an id or a collector's number"});
+    const list = el("ul", {class: "suggestions", id: listId, role: "listbox"});
+    const status = el("p", {class: "search-status hint", "aria-live": "polite"});
+    let options = [];
+    let active = -1;
+
+    function close() {
+      list.replaceChildren(); options = []; active = -1;
+      input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant");
+    }
+    function pick(card) {
+      labels[card.id] = card.label; input.value = ""; close(); status.textContent = `added ${card.label}`; onPick(card);
+    }
+    function highlight(index) {
+      options.forEach((o, i) => o.node.setAttribute("aria-selected", String(i === index)));
+      active = index;
+      if (index >= 0) {
+        input.setAttribute("aria-activedescendant", options[index].node.id);
+        options[index].node.scrollIntoView({block: "nearest"});
+      }
+    }
     const search = debounce(async () => {
       const q = input.value.trim();
-      if (!q) { list.replaceChildren(); return; }
+      if (!q) { close(); status.textContent = ""; return; }
       const params = new URLSearchParams({game: table.game, q, catalog: table.catalog || "builtin", limit: "12"});
       try {
-        const {cards} = await call(`/api/cards?${params}`);
-        list.replaceChildren(...cards.map((card) => el("li", {
-          class: "suggestion", "data-id": card.id, tabindex: "0",
-          onclick: () => { labels[card.id] = card.label; input.value = ""; list.replaceChildren(); onPick(card); },
+        const {cards, more, suggestions} = await call(`/api/cards?${params}`);
+        options = cards.map((card, i) => ({card, node: el("li", {
+          class: "suggestion", "data-id": card.id, id: `${listId}-${i}`, role: "option", "aria-selected": "false",
+          onmousedown: (e) => { e.preventDefault(); pick(card); },
         }, card.label, card.aliases.length ? el("span", {class: "alias", text: ` ${card.aliases.join(", ")}`}) : null,
-        el("span", {class: "type", text: ` ${card.type}`}))));
+        el("span", {class: "type", text: ` ${card.type}`}), card.official === false
+          ? el("span", {class: "type", text: " unofficial"}) : null)}));
+        const extra = [];
+        if (more > 0) extra.push(el("li", {class: "more", text: `${more} more: type more of the name to narrow`}));
+        if (!cards.length) {
+          extra.push(el("li", {class: "no-match"}, `no card matches “${q}”`, suggestions.length ? [". Did you mean ",
+            ...suggestions.flatMap((name, i) => [i ? ", " : "", el("button", {type: "button", class: "did-you-mean",
+              text: name, onmousedown: (e) => { e.preventDefault(); input.value = name; search(); }})]), "?"] : ""));
+        }
+        list.replaceChildren(...options.map((o) => o.node), ...extra);
+        input.setAttribute("aria-expanded", String(options.length > 0));
+        status.textContent = cards.length ? `${cards.length + more} cards match` : `no card matches ${q}`;
+        highlight(options.length ? 0 : -1);
       } catch (e) { showErrors(e.errors || [e.message]); }
     }, 150);
     input.addEventListener("input", search);
-    return el("div", {class: "card-picker"}, input, list);
+    input.addEventListener("keydown", (e) => {
+      if (e.key === "ArrowDown" && options.length) { e.preventDefault(); highlight((active + 1) % options.length); }
+      else if (e.key === "ArrowUp" && options.length) {
+        e.preventDefault(); highlight((active - 1 + options.length) % options.length);
+      } else if (e.key === "Enter" && active >= 0) { e.preventDefault(); pick(options[active].card); }
+      else if (e.key === "Escape") { e.preventDefault(); close(); }
+    });
+    input.addEventListener("blur", () => setTimeout(close, 150));
+    return el("div", {class: "card-picker"}, input, list, status);
   }
 
   function instanceRow(table, player, zone, item, items, redraw) {
