@@ -27,6 +27,7 @@ from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
 from starlette.templating import Jinja2Templates
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from swagger_ui_bundle import swagger_ui_path
 
 from pyengine import api
 from pyengine.core.errors import InputError, closest
@@ -393,7 +394,9 @@ async def rulebook(request: Request) -> Response:
     try:
         view = await _server(request).document(request.path_params["document"])
     except (InputError, Busy) as error:
-        return templates.TemplateResponse(request, "error.html", {"message": str(error), "config": page_config()},
+        return templates.TemplateResponse(request, "error.html",
+                                          {"heading": "Busy" if isinstance(error, Busy) else "Not found",
+                                           "message": str(error), "config": page_config()},
                                           status_code=503 if isinstance(error, Busy) else 404)
     return templates.TemplateResponse(request, "rulebook.html", {"view": view, "config": page_config()})
 
@@ -407,8 +410,15 @@ async def no_icon(request: Request) -> Response:
 
 
 async def http_error(request: Request, exc: Exception) -> Response:
+    """An error of the API as JSON; of a page (a path outside /api/), as a page a person can read."""
     assert isinstance(exc, HTTPException)
-    return _error(exc.status_code, [str(exc.detail)])
+    if request.url.path.startswith("/api/") or "text/html" not in request.headers.get("accept", ""):
+        return _error(exc.status_code, [str(exc.detail)])
+    heading = "Not found" if exc.status_code == 404 else "Something went wrong"
+    message = f"There is no page at {request.url.path}." if exc.status_code == 404 else str(exc.detail)
+    return templates.TemplateResponse(request, "error.html", {"heading": heading, "message": message,
+                                                              "config": page_config()},
+                                      status_code=exc.status_code)
 
 
 ROUTES = [
@@ -420,6 +430,8 @@ ROUTES = [
     Route("/rulebook", rulebook_index),
     Route("/rulebook/{document}", rulebook),
     Route("/openapi.json", openapi),
+    Route("/api/docs", page("api_docs.html")),
+    Mount("/api/docs/static", StaticFiles(directory=swagger_ui_path), name="swagger"),
     Route("/api/answer", post("answer"), methods=["POST"]),
     Route("/api/plays", post("plays"), methods=["POST"]),
     Route("/api/flip", post("flip"), methods=["POST"]),

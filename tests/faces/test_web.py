@@ -161,6 +161,22 @@ def test_card_search_finds_a_german_name(client: TestClient) -> None:
     assert found["id"] == "08010" and "Witwenbiss" in found["aliases"]
 
 
+def test_an_unknown_page_is_an_html_page_and_an_unknown_endpoint_json(client: TestClient) -> None:
+    page = client.get("/no/such/page", headers={"Accept": "text/html"})
+    assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
+    assert "Not found" in page.text and "/no/such/page" in page.text
+    endpoint = client.get("/api/no-such-endpoint", headers={"Accept": "text/html"})
+    assert endpoint.status_code == 404 and "error" in endpoint.json()
+
+
+def test_the_api_documentation_is_swagger_ui_served_locally(client: TestClient) -> None:
+    page = client.get("/api/docs")
+    assert page.status_code == 200 and "/api/docs/static/swagger-ui-bundle.js" in page.text
+    assert "http://" not in page.text.split("<main>")[1] and "https://" not in page.text.split("<main>")[1]
+    script = client.get("/api/docs/static/swagger-ui-bundle.js")
+    assert script.status_code == 200 and "SwaggerUIBundle" in script.text
+
+
 DEEP = b'{"scenario": {"game": "lotr", "title": ' + b'{"a": ' * 500 + b"1" + b"}" * 500 + b"}}"
 
 
