@@ -212,3 +212,47 @@ def test_the_disagreements_page_counts_the_real_cards(page, explorer: str, tmp_p
     _shot(page, tmp_path, "census")
     page.locator("ul.census a.open-table").first.click()
     page.wait_for_function("document.getElementById('yaml').value.includes('catalog: gemp')")
+
+
+def _encoded(table: dict) -> str:
+    import base64
+    import json
+
+    return base64.urlsafe_b64encode(json.dumps(table).encode()).decode().rstrip("=")
+
+
+def _pages() -> dict[str, str]:
+    """Every page of the explorer, with a LOTR, a Marvel and a Duel table on the table builder and the answers."""
+    import yaml
+
+    pages = {"table": "/table", "rulebook-index": "/rulebook", "rulebook": "/rulebook/lotr_unique",
+             "disagreements": "/disagreements", "api-docs": "/api/docs", "not-found": "/no/such/page"}
+    for example in ("judge_second_sting.yaml", "marvel_reading_faces.yaml", "dfm_warg_and_elrond.yaml"):
+        table = yaml.safe_load((ROOT / "examples" / example).read_text(encoding="utf-8"))
+        pages[f"table-{example}"] = f"/table#t={_encoded(table)}"
+        pages[f"answers-{example}"] = f"/answers#t={_encoded(table)}"
+    return pages
+
+
+PAGES = _pages()
+
+
+@pytest.mark.parametrize("name", sorted(PAGES))
+def test_every_page_passes_an_accessibility_scan_and_fits_a_phone(page, explorer: str,  # type: ignore[no-untyped-def]
+                                                                  name: str) -> None:
+    """axe-core finds nothing serious or critical; at 390 px wide the page does not scroll sideways and no control
+    is under 24 px high."""
+    from axe_playwright_python.sync_playwright import Axe
+
+    page.goto(f"{explorer}{PAGES[name]}")
+    page.wait_for_load_state("networkidle")
+    violations = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
+                  for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
+    assert violations == [], violations
+    page.set_viewport_size({"width": 390, "height": 844})
+    width, viewport = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    small = page.evaluate("""[...document.querySelectorAll('button, select, input:not([type=hidden]), a.button')]
+        .filter((e) => e.offsetParent !== null)
+        .filter((e) => e.getBoundingClientRect().height < 24).length""")
+    assert width <= viewport, f"{name}: {width} px wide in a {viewport} px window"
+    assert small == 0, f"{name}: {small} controls under 24 px high"

@@ -34,7 +34,8 @@ ExplorerForms.dfm = ({el, numberField}, game, table, redraw) => {
   const actions = (table.actions = table.actions || []);
   const actionRows = actions.map((action, index) => el("div", {class: "action"}, el("span", {text: `${index + 1}. `}),
     el("code", {text: Object.entries(action).map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v}]` : v}`).join(", ")}),
-    el("button", {type: "button", class: "remove", text: "×", onclick: () => { actions.splice(index, 1); redraw(); }})));
+    el("button", {type: "button", class: "remove", "aria-label": `remove action ${index + 1}`, text: "×",
+                  onclick: () => { actions.splice(index, 1); redraw(); }})));
   const draft = {player: table.turn || "fellowship"};
   const player = el("select", {id: "action-player"}, game.factions.map((f) => el("option", {value: f, text: f})));
   const kind = el("select", {id: "action-kind"}, ["call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance"]

@@ -12,8 +12,18 @@ const Explorer = (() => {
   const GAMES = CONFIG.games;
 
   // -- small helpers ----------------------------------------------------------------------------------------
+  // The accessible names of the form's controls that carry no visible label of their own, by class.
+  const CONTROL_NAMES = {"inst-id": "instance id", "q-id": "question id", "q-ask": "what the question asks",
+                         "q-expect": "expected verdict", "inst-active": "active or not", "inst-face": "face up"};
+
   function el(tag, attrs, ...children) {
     const node = document.createElement(tag);
+    // Every control gets a name a screen reader can say: its title, its kind, its placeholder or its field.
+    if (["input", "select", "textarea"].includes(tag) && attrs && !attrs["aria-label"]) {
+      const name = attrs.title || CONTROL_NAMES[attrs.class] || attrs.placeholder || attrs["data-field"] ||
+        attrs["data-reading"] || attrs["data-ally"] || (attrs.id && attrs.id.replace(/-/g, " "));
+      if (name) node.setAttribute("aria-label", name);
+    }
     for (const [key, value] of Object.entries(attrs || {})) {
       if (value === undefined || value === null || value === false) continue;
       if (key.startsWith("on")) node.addEventListener(key.slice(2), value);
@@ -170,7 +180,8 @@ const Explorer = (() => {
 
   function instanceRow(table, player, zone, item, items, redraw) {
     const game = GAMES[table.game];
-    const remove = el("button", {type: "button", class: "remove", title: "remove", text: "×", onclick: () => {
+    const remove = el("button", {type: "button", class: "remove", title: `remove ${item.id}`,
+                                 "aria-label": `remove ${item.id}`, text: "×", onclick: () => {
       items.splice(items.indexOf(item), 1);
       if (!items.length) delete table.players[player][zone];
       redraw();
@@ -225,7 +236,8 @@ const Explorer = (() => {
                                 onchange: (e) => { if (e.target.value) identity.face = e.target.value; else delete identity.face; redraw(); }});
       parts.push(el("div", {class: "instance", "data-id": identity.id}, el("span", {text: identity.id}),
         el("span", {class: "card-label", text: labels[identity.card] || identity.card}), face,
-        el("button", {type: "button", class: "remove", text: "×", onclick: () => { delete zones.identity; redraw(); }})));
+        el("button", {type: "button", class: "remove", "aria-label": `remove ${player}'s identity`, text: "×",
+                      onclick: () => { delete zones.identity; redraw(); }})));
     } else {
       parts.push(cardSearch(table, (card) => {
         zones.identity = {id: freshId(table, player, card.title), card: card.id};
@@ -241,7 +253,8 @@ const Explorer = (() => {
     if (game.identity) blocks.push(identityBlock(table, player, redraw));
     for (const zone of game.zones) blocks.push(zoneBlock(table, player, zone, redraw));
     return el("fieldset", {class: "player", "data-player": player},
-      el("legend", {}, player, " ", el("button", {type: "button", class: "remove", title: "remove the player", text: "×",
+      el("legend", {}, player, " ", el("button", {type: "button", class: "remove", title: `remove the player ${player}`,
+                                                  "aria-label": `remove the player ${player}`, text: "×",
         onclick: () => { delete table.players[player]; redraw(); }})), ...blocks);
   }
 
@@ -299,7 +312,8 @@ const Explorer = (() => {
     return el("div", {class: "question", "data-question": question.id},
       el("input", {class: "q-id", value: question.id, size: 14, onchange: (e) => { question.id = e.target.value; redraw(); }}),
       ask, ...fields, expect,
-      el("button", {type: "button", class: "remove", text: "×", onclick: () => {
+      el("button", {type: "button", class: "remove", "aria-label": `remove the question ${question.id}`, text: "×",
+                    onclick: () => {
         table.questions.splice(table.questions.indexOf(question), 1); redraw();
       }}));
   }
@@ -431,7 +445,8 @@ const Explorer = (() => {
   }
 
   function whyButton(row, reasons, restedOn, colspan) {
-    return el("button", {type: "button", class: "why", text: "why?", onclick: async (e) => {
+    const about = row.dataset.play || row.dataset.key || "";
+    return el("button", {type: "button", class: "why", text: "why?", "aria-label": `why: ${about}`, onclick: async (e) => {
       const next = row.nextElementSibling;
       if (next && next.classList.contains("why-row")) { next.remove(); return; }
       e.target.disabled = true;
@@ -504,7 +519,8 @@ const Explorer = (() => {
         try { text = verdictText(JSON.parse(v)); } catch (e) { text = v; }
         return el("td", {class: `verdict ${v}${i > 0 && v !== row.verdicts[0] ? " changed" : ""}`, text});
       }))));
-    return el("div", {class: "scroll"}, el("table", {class: "compare"}, el("thead", {}, head), body),
+    return el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "the verdicts under every reading"},
+      el("table", {class: "compare"}, el("thead", {}, head), body),
       el("p", {class: "hint", id: "agreeing-sides",
                text: agree.length ? `Agree with the default on every verdict: ${agree.join(", ")}.` : ""}));
   }
