@@ -61,6 +61,22 @@ def _add_card(page, player: str, zone: str, query: str, card_id: str) -> None:  
     zone_box.locator(f'.suggestion[data-id="{card_id}"]').first.click()
 
 
+def test_frodo_bears_sting_and_a_renamed_instance_is_renamed_in_its_questions(page, explorer: str  # type: ignore[no-untyped-def]
+                                                                                ) -> None:
+    page.goto(f"{explorer}/table")
+    _add_card(page, "alice", "play", "son of drogo", "1_290")
+    _add_card(page, "alice", "play", "Sting", "1_313")
+    sting = page.locator('div.instance[data-id="alice-sting"] select.inst-on')
+    sting.select_option("alice-frodo")
+    page.wait_for_function("document.getElementById('yaml').value.includes('borne_by: alice-frodo')")
+    page.locator("#add-question").click()
+    page.locator(".question").first.locator('select[data-field="instance"]').select_option("alice-sting")
+    page.locator('div.instance[data-id="alice-sting"] input.inst-id').fill("the-sting")
+    page.locator('div.instance[data-id="alice-sting"] input.inst-id').press("Enter")
+    page.wait_for_function("document.getElementById('yaml').value.includes('instance: the-sting')")
+    assert "on: alice-frodo" not in page.locator("#yaml").input_value().replace("borne_by: alice-frodo", "")
+
+
 def test_a_card_is_added_with_the_keyboard_only(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{explorer}/table")
     search = page.locator('fieldset[data-player="alice"] .zone[data-zone="hand"] input.card-search')
@@ -256,3 +272,28 @@ def test_every_page_passes_an_accessibility_scan_and_fits_a_phone(page, explorer
         .filter((e) => e.getBoundingClientRect().height < 24).length""")
     assert width <= viewport, f"{name}: {width} px wide in a {viewport} px window"
     assert small == 0, f"{name}: {small} controls under 24 px high"
+
+
+def test_a_shared_link_keeps_the_readings_in_a_fresh_page_and_an_open_tab(page, browser, explorer: str  # type: ignore[no-untyped-def]
+                                                                          ) -> None:
+    import yaml
+
+    table = yaml.safe_load((ROOT / "examples" / "reading_dead_pile_scope.yaml").read_text(encoding="utf-8"))
+    page.goto(f"{explorer}/answers#t={_encoded(table)}")
+    page.locator('select[data-reading="lotr_dead_pile_scope"]').select_option("any_player")
+    page.wait_for_function("location.hash.includes('&r=')")
+    link = page.url
+    # A fresh page (another browser context) opens the link with the reading chosen.
+    fresh = browser.new_context().new_page()
+    fresh.goto(link)
+    assert fresh.locator('select[data-reading="lotr_dead_pile_scope"]').input_value() == "any_player"
+    fresh.context.close()
+    # The link pasted into a tab showing another table shows the linked table.
+    page.goto(f"{explorer}/answers#t={_encoded({'game': 'lotr', 'title': 'Another table', 'players': {'a': {}}})}")
+    page.wait_for_function("document.getElementById('table-title').textContent.includes('Another table')")
+    page.evaluate("(link) => { location.hash = new URL(link).hash; }", link)
+    page.wait_for_function("!document.getElementById('table-title').textContent.includes('Another table')")
+    assert page.locator('select[data-reading="lotr_dead_pile_scope"]').input_value() == "any_player"
+    # A corrupted link says so.
+    page.goto(f"{explorer}/table#t=@@@")
+    assert "link" in page.locator("#errors").inner_text()

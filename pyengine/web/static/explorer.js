@@ -54,13 +54,31 @@ const Explorer = (() => {
     return {game, ...structuredClone(GAMES[game].blank)};
   }
 
+  // A link holds the whole table (#t=...) and, on the answers page, the readings and profile chosen (&r=...).
+  function linkParts() {
+    return location.hash.match(/^#t=([A-Za-z0-9_-]+)(?:&r=([A-Za-z0-9_-]+))?$/);
+  }
+
   function tableFromUrl() {
-    const match = location.hash.match(/^#t=([A-Za-z0-9_-]+)$/);
+    const match = linkParts();
     if (match) {
       try { return decodeTable(match[1]); } catch (e) { showErrors(["the link's table cannot be read: " + e.message]); }
+    } else if (location.hash) {
+      showErrors(["the link holds no table this explorer can read (it should end in #t=...): a blank table instead"]);
     }
     return blank(CONFIG.default_game);
   }
+
+  function choiceFromUrl() {
+    const match = linkParts();
+    if (match && match[2]) {
+      try { return decodeTable(match[2]); } catch (e) { showErrors(["the link's readings cannot be read: " + e.message]); }
+    }
+    return {readings: {}, profile: ""};
+  }
+
+  // A link opened in a tab that already shows a table (pasted into the address bar) shows the new table.
+  window.addEventListener("hashchange", () => location.reload());
 
   async function call(path, body) {
     const response = await fetch(path, body === undefined ? {} : {
@@ -115,6 +133,20 @@ const Explorer = (() => {
   // A card search: suggestions ranked by the server (best match first), picked with the mouse or the keyboard
   // (arrows move, Enter picks, Escape closes), with a hint when more cards match and the closest names when none does.
   let searchCount = 0;
+  // An instance renamed is renamed wherever the table names it: its questions and the cards borne by or stacked on it.
+  function renameInstance(table, from, to) {
+    if (!from || from === to) return;
+    const swap = (value) => (value === from ? to : value);
+    for (const question of table.questions || []) {
+      for (const [key, value] of Object.entries(question)) {
+        if (typeof value === "string" && key !== "id" && key !== "ask") question[key] = swap(value);
+      }
+    }
+    for (const {item} of instances(table)) {
+      for (const key of ["on", "borne_by"]) if (item[key] === from) item[key] = to;
+    }
+  }
+
   function cardSearch(table, onPick, placeholder) {
     const listId = `card-suggestions-${++searchCount}`;
     const input = el("input", {type: "search", class: "card-search", placeholder: placeholder || "add a card…",
@@ -187,7 +219,7 @@ const Explorer = (() => {
       redraw();
     }});
     const idInput = el("input", {class: "inst-id", value: item.id, size: 14, onchange: (e) => {
-      item.id = e.target.value; redraw();
+      renameInstance(table, item.id, e.target.value); item.id = e.target.value; redraw();
     }});
     const cells = [idInput, el("span", {class: "card-label", text: labels[item.card] || item.card})];
     if (game.instance_extras) {
@@ -205,11 +237,16 @@ const Explorer = (() => {
         active.value = item.active === undefined ? "" : (item.active ? "yes" : "no");
         cells.push(active);
       }
+      // A stacked card names the card it is stacked on (on:); any other, the character bearing it (borne_by:).
+      const field = zone === "stacked" ? "on" : "borne_by";
       const on = el("select", {class: "inst-on", title: zone === "stacked" ? "stacked on" : "borne by",
-                               onchange: (e) => { if (e.target.value) item.on = e.target.value; else delete item.on; redraw(); }},
-        el("option", {value: "", text: zone === "stacked" ? "stacked on…" : "on…"}),
+                               onchange: (e) => {
+                                 if (e.target.value) item[field] = e.target.value; else delete item[field];
+                                 redraw();
+                               }},
+        el("option", {value: "", text: zone === "stacked" ? "stacked on…" : "borne by…"}),
         instances(table).filter((i) => i.item !== item).map((i) => el("option", {value: i.item.id, text: i.item.id})));
-      on.value = item.on || "";
+      on.value = item[field] || "";
       cells.push(on);
     }
     return el("div", {class: "instance", "data-id": item.id}, ...cells, remove);
@@ -408,7 +445,16 @@ const Explorer = (() => {
       link.click();
       link.remove();
     });
-    document.getElementById("copy-link").addEventListener("click", () => navigator.clipboard?.writeText(location.href));
+    document.getElementById("copy-link").addEventListener("click", async (e) => {
+      const button = e.currentTarget;
+      try {
+        await navigator.clipboard.writeText(location.href);
+        button.textContent = "Link copied";
+      } catch (err) {
+        button.textContent = "Copy the address bar instead";
+      }
+      setTimeout(() => { button.textContent = "Copy link"; }, 2000);
+    });
     redraw();
   }
 
@@ -528,22 +574,32 @@ const Explorer = (() => {
   function answersPage() {
     const table = tableFromUrl();
     const game = GAMES[table.game];
-    const hash = location.hash;
+    const hash = `#t=${encodeTable(table)}`;
     document.getElementById("edit-table").href = `/table${hash}`;
     document.getElementById("nav-table").href = `/table${hash}`;
     document.getElementById("table-title").textContent = `Answers: ${table.title || "a table"}`;
-    const chosen = {};
-    let profile = "";
+    const fromLink = choiceFromUrl();
+    const chosen = {...(fromLink.readings || {})};
+    let profile = fromLink.profile || "";
+    // The link keeps the readings chosen, so that it reopens the answers as they are shown.
+    function keepInLink() {
+      const choice = Object.keys(chosen).length || profile ? `&r=${encodeTable({readings: chosen, profile})}` : "";
+      history.replaceState(null, "", `#t=${encodeTable(table)}${choice}`);
+    }
     const selects = game.readings.map((r) => {
-      const select = el("select", {"data-reading": r.name, onchange: (e) => {
+      const select = el("select", {"data-reading": r.name, "aria-label": `${r.name}: ${r.question}`, onchange: (e) => {
         if (e.target.value) chosen[r.name] = e.target.value; else delete chosen[r.name];
+        keepInLink();
         answer();
       }}, el("option", {value: "", text: `(table: ${(table.readings || {})[r.name] || r.default})`}),
       r.choices.map((c) => el("option", {value: c, text: c})));
-      return el("label", {class: "reading", title: r.question}, el("code", {text: r.name}), " ", select);
+      select.value = chosen[r.name] || "";
+      return el("label", {class: "reading"}, el("code", {text: r.name}), " ", select,
+        el("span", {class: "reading-question", text: r.question}));
     });
-    const profiles = el("select", {id: "profile", onchange: (e) => { profile = e.target.value; answer(); }},
+    const profiles = el("select", {id: "profile", onchange: (e) => { profile = e.target.value; keepInLink(); answer(); }},
       el("option", {value: "", text: "(none)"}), game.profiles.map((p) => el("option", {value: p, text: p})));
+    profiles.value = profile;
     document.getElementById("reading-choices").replaceChildren(...selects, el("label", {class: "reading"}, "profile ", profiles));
 
     async function answer() {
