@@ -52,4 +52,5 @@ def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> di
             "findings": [f["id"] for f in findings if pid in f.get("paragraphs", [])],
         })
     return {"document": document, "game": GAME_OF[document], "available": available, "paragraphs": paragraphs,
-            "findings": findings}
+            "findings": findings, "scenario_folders": [str(p) for p in scenarios],
+            "scenarios_cited": len({f for files in cited.values() for f in files})}

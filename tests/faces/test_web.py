@@ -161,6 +161,13 @@ def test_card_search_finds_a_german_name(client: TestClient) -> None:
     assert found["id"] == "08010" and "Witwenbiss" in found["aliases"]
 
 
+def test_the_rulebook_says_which_scenario_folders_it_read_and_when_it_has_none(client: TestClient) -> None:
+    page = client.get("/rulebook/lotr_unique").text
+    assert f"Scenarios read from {ROOT / 'examples'}" in page and "of their files cite this document" in page
+    with TestClient(create_app(Settings(docs=None, scenarios=[], workers=1))) as bare:
+        assert "No scenario folder was given" in bare.get("/rulebook/lotr_unique").text
+
+
 def test_an_unknown_page_is_an_html_page_and_an_unknown_endpoint_json(client: TestClient) -> None:
     page = client.get("/no/such/page", headers={"Accept": "text/html"})
     assert page.status_code == 404 and page.headers["content-type"].startswith("text/html")
