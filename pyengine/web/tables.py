@@ -28,6 +28,7 @@ def games_config(catalogs: dict[str, list[str]]) -> dict[str, Any]:
             "readings": _readings(name),
             "profiles": sorted(kbase.load(name).profiles),
             "catalogs": catalogs.get(name, []),
+            "assumptions": dict(kbase.load(name).assumptions),
             **game.web_extras(),
         }
     return {"games": games, "default_game": next(iter(SPECS)),

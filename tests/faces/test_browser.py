@@ -297,3 +297,21 @@ def test_a_shared_link_keeps_the_readings_in_a_fresh_page_and_an_open_tab(page, 
     # A corrupted link says so.
     page.goto(f"{explorer}/table#t=@@@")
     assert "link" in page.locator("#errors").inner_text()
+
+
+def test_a_duel_answer_shows_its_assumptions_and_plays_in_words(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
+    import yaml
+
+    table = yaml.safe_load((ROOT / "examples" / "dfm_warg_and_elrond.yaml").read_text(encoding="utf-8"))
+    page.goto(f"{explorer}/answers#t={_encoded(table)}")
+    row = page.locator('#questions tr[data-question]').first
+    row.wait_for()
+    row.locator("details.assumptions summary").click()
+    from pyengine.core import kb
+
+    statements = kb.load("dfm").assumptions.values()
+    assert any(statement in row.inner_text() for statement in statements)
+    play = page.locator('#plays tr[data-play="end_turn"]').first
+    assert "end the turn" in play.inner_text()
+    play.locator("details.assumptions summary").click()
+    assert "rests on" in play.inner_text()

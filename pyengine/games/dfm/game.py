@@ -126,6 +126,10 @@ WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any
          "colour": COLOURS, "eagle_place": EAGLE_PLACES}
 
 
+# The actions without parameters, in words.
+PLAY_WORDS = {"end_turn": "end the turn", "move_nazgul": "move the Nazgul", "move_ring": "move the Ring"}
+
+
 @lru_cache(maxsize=16_384)
 def _play_words(option: clingo.Symbol) -> str:
     """The words of an option a `plays` question tried (its term depends on nothing else: the call templates are
@@ -624,7 +628,25 @@ class Dfm:
         return _play_words(term.arguments[1])
 
     def describe_play(self, term: clingo.Symbol, state: State) -> str:
-        return self.play_id(term, state)
+        """An action a `plays` question tried, in words: `call upon Elrond (enter effect), choosing race elves`,
+        `take the layout's card 1.2 and play it`, `end the turn`."""
+        option = term.arguments[1]
+        if option.name == "take":
+            row, col, use = option.arguments
+            what = "play it" if use.name == "play" else "discard it"
+            return f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and {what}"
+        if option.name == "landmark":
+            return f"use the Landmark tile of {_value_words(option.arguments[0])}"
+        if option.name == "alliance":
+            return f"use the {option.arguments[1].name} Alliance tokens ({option.arguments[0].name})"
+        if option.name != "call":
+            return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
+        template, *values = option.arguments
+        ally, effect, fixed, slots = ALL_TEMPLATES[template.number]
+        choices = [f"{n} {v}" for n, v in fixed.items()]
+        choices += [f"{name} {_value_words(value)}" for (name, _), value in zip(slots, values, strict=False)]
+        said = f"call upon {ally.replace('_', ' ').title()} ({effect} effect)"
+        return f"{said}, choosing {', '.join(choices)}" if choices else said
 
     def web_extras(self) -> dict[str, Any]:
         """What the explorer's Duel form (form.js beside this module) offers: a blank table, factions, allies and

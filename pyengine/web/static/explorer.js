@@ -482,7 +482,7 @@ const Explorer = (() => {
       items.push(el("li", {class: "reason"}, el("code", {class: "rule", text: reason.rule}),
         rule ? el("span", {class: "statement", text: ` ${rule.statement}`}) : null,
         el("div", {class: "state", text: `state: ${reason.evidence}`}),
-        el("div", {class: "evidence"}, el("code", {text: reason.facts})),
+        el("details", {class: "evidence"}, el("summary", {text: "facts"}), el("code", {text: reason.facts})),
         el("ul", {class: "sources"}, ...sources)));
     }
     const rested = Object.entries(restedOn || {}).map(([r, c]) => `${r}=${c}`);
@@ -500,6 +500,15 @@ const Explorer = (() => {
       row.after(el("tr", {class: "why-row"}, box));
       e.target.disabled = false;
     }});
+  }
+
+  // The base-game assumptions an answer rested on (a game that keeps some), each in words.
+  let answersGame = null;
+  function assumed(names) {
+    if (!names || !names.length) return null;
+    const statements = (GAMES[answersGame] && GAMES[answersGame].assumptions) || {};
+    return el("details", {class: "assumptions"}, el("summary", {text: `rests on ${names.length} base-game assumptions`}),
+      el("ul", {}, names.map((n) => el("li", {text: statements[n] || n}))));
   }
 
   function verdictText(verdict) {
@@ -520,7 +529,8 @@ const Explorer = (() => {
       const body = el("tbody");
       for (const p of q.plays || []) {
         const row = el("tr", {"data-play": p.play, "data-player": player}, el("td", {}, el("code", {text: p.play})),
-          el("td", {text: p.description}), verdictCell(p.verdict), el("td", {text: p.rules.join(", ")}));
+          el("td", {}, p.description, assumed(p.assumptions)), verdictCell(p.verdict),
+          el("td", {text: p.rules.join(", ")}));
         row.append(el("td", {}, whyButton(row, p.reasons, p.rested_on, 5)));
         body.append(row);
       }
@@ -534,7 +544,7 @@ const Explorer = (() => {
     const body = el("tbody");
     for (const q of result.questions) {
       const row = el("tr", {"data-question": q.question}, el("td", {}, el("code", {text: q.question})),
-        el("td", {text: q.ask}), verdictCell(q.got), el("td", {text: verdictText(q.expected)}),
+        el("td", {}, q.ask, assumed(q.assumptions)), verdictCell(q.got), el("td", {text: verdictText(q.expected)}),
         el("td", {class: q.passed ? "pass" : "fail", text: q.passed ? "holds" : q.failures.join("; ")}),
         el("td", {text: q.rules.join(", ")}));
       const flip = el("button", {type: "button", class: "flip", text: "what would change it?", onclick: async () => {
@@ -574,6 +584,7 @@ const Explorer = (() => {
   function answersPage() {
     const table = tableFromUrl();
     const game = GAMES[table.game];
+    answersGame = table.game;
     const hash = `#t=${encodeTable(table)}`;
     document.getElementById("edit-table").href = `/table${hash}`;
     document.getElementById("nav-table").href = `/table${hash}`;
