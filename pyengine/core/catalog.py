@@ -116,11 +116,11 @@ class Catalog:
         """Cards whose names (as title keys) contain `key`, or whose id or collector's info starts with `code`."""
         raise NotImplementedError
 
-    def search(self, query: str, limit: int = 20) -> CardSearch:
+    def search(self, query: str, limit: int = 20, types: set[str] | None = None) -> CardSearch:
         """Cards for completion, best match first: an exact title, full name, alias (a translated name), id or
         collector's info; then names that start with the query; then names holding it; then names holding each of
         its words, in any order; official cards before unofficial ones, then by set and number. With no match, the
-        closest names (a misspelling) as suggestions."""
+        closest names (a misspelling) as suggestions. With `types`, only cards of those types."""
         key, code = title_key(query), query.strip().casefold()
         if not key:
             return CardSearch([], 0, [])
@@ -128,7 +128,7 @@ class Catalog:
         found: dict[str, Card] = {c.id: c for c in self.candidates(key, code)}
         if len(words) > 1:
             found.update((c.id, c) for c in self.candidates(max(words, key=len), code))
-        ranked = sorted(((rank, card) for card in found.values()
+        ranked = sorted(((rank, card) for card in found.values() if types is None or card.type in types
                          if (rank := _match_rank(card, key, words, code)) is not None),
                         key=lambda pair: (pair[0], not pair[1].extra.get("official", True), _natural(pair[1].id)))
         suggestions = [] if ranked else difflib.get_close_matches(query.strip(), list(dict.fromkeys(

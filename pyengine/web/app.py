@@ -322,14 +322,18 @@ def cards_json(request: Request) -> Any:
     if name not in known:  # named from the game's own list: never the store's path, never another game's
         raise InputError(f"no catalog {name[:100]!r} for {game}", field="catalog",
                          expected="one of " + ", ".join(known), suggestion=closest(name, known))
-    found = open_catalog(name, builtin).search(query, limit)
+    types = {t for t in request.query_params.get("types", "")[:200].split(",") if t}
+    catalog = open_catalog(name, builtin)
+    found = catalog.search(query, limit, types or None)
     labels = [c.label() for c in found.cards]
     # Two cards of one label (a reprint sharing its collector's info) are told apart by their ids.
     shown = [f"{label} [{c.id}]" if labels.count(label) > 1 else label
              for label, c in zip(labels, found.cards, strict=True)]
     return {"cards": [{"id": c.id, "label": label, "title": c.title, "subtitle": c.subtitle,
                        "collinfo": c.collinfo, "type": c.type, "unique": c.unique, "aliases": list(c.aliases),
-                       "official": c.extra.get("official", True)}
+                       "official": c.extra.get("official", True),
+                       "alter_ego": catalog.get(c.extra["alter_ego"]).title
+                       if c.extra.get("alter_ego") in catalog else None}
                       for c, label in zip(found.cards, shown, strict=True)],
             "more": found.total - len(found.cards), "suggestions": found.suggestions}
 

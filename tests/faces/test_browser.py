@@ -315,3 +315,30 @@ def test_a_duel_answer_shows_its_assumptions_and_plays_in_words(page, explorer: 
     assert "end the turn" in play.inner_text()
     play.locator("details.assumptions summary").click()
     assert "rests on" in play.inner_text()
+
+
+def test_a_marvel_deck_is_built_in_the_form_and_answered(page, explorer: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{explorer}/table")
+    page.locator("#game").select_option("marvel")
+    deck = page.locator('fieldset[data-player="alice"] .zone[data-zone="deck-list"]')
+    deck.locator("button.add-deck").click()
+    deck = page.locator('fieldset[data-player="alice"] .zone[data-zone="deck-list"]')
+    # The identity picker offers heroes only, and shows each hero's alter ego.
+    deck.locator(".deck-leader input.card-search").fill("Spider")
+    first = deck.locator(".deck-leader .suggestion").first
+    first.wait_for()
+    assert "alter ego" in first.inner_text()
+    first.click()
+    deck = page.locator('fieldset[data-player="alice"] .zone[data-zone="deck-list"]')
+    deck.locator("input.card-search").last.fill("Daredevil")
+    deck.locator('.suggestion[data-id="31014"]').click()
+    page.wait_for_function("document.getElementById('yaml').value.includes('identity:')")
+    page.locator("#add-question").click()
+    question = page.locator(".question").first
+    question.locator("select.q-ask").select_option("deck")
+    question.locator('select[data-field="player"]').select_option("alice")
+    page.locator("#to-answers").click()
+    row = page.locator("#questions tr[data-question]").first
+    row.wait_for()
+    assert "valid" in row.inner_text()
+    _shot(page, tmp_path, "marvel-deck-answer")

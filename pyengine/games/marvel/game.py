@@ -187,8 +187,9 @@ class Marvel(CardGame):
 
     def web_extras(self) -> dict[str, Any]:
         """What the explorer's form offers: a blank table, the zones, an identity per player and the faces it
-        shows."""
-        return {"blank": BLANK_TABLE, "zones": list(ZONES), "identity": True, "faces": list(FACES)}
+        shows, and a player's decklist (led by its identity, a hero)."""
+        return {"blank": BLANK_TABLE, "zones": list(ZONES), "identity": True, "faces": list(FACES),
+                "deck": {"leader": "identity", "leader_types": ["hero"]}}
 
     # -- reading a scenario -------------------------------------------------------------------------------
 

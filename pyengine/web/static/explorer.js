@@ -147,7 +147,7 @@ const Explorer = (() => {
     }
   }
 
-  function cardSearch(table, onPick, placeholder) {
+  function cardSearch(table, onPick, placeholder, types) {
     const listId = `card-suggestions-${++searchCount}`;
     const input = el("input", {type: "search", class: "card-search", placeholder: placeholder || "add a card…",
                                autocomplete: "off", role: "combobox", "aria-autocomplete": "list",
@@ -177,12 +177,14 @@ const Explorer = (() => {
       const q = input.value.trim();
       if (!q) { close(); status.textContent = ""; return; }
       const params = new URLSearchParams({game: table.game, q, catalog: table.catalog || "builtin", limit: "12"});
+      if (types) params.set("types", types.join(","));
       try {
         const {cards, more, suggestions} = await call(`/api/cards?${params}`);
         options = cards.map((card, i) => ({card, node: el("li", {
           class: "suggestion", "data-id": card.id, id: `${listId}-${i}`, role: "option", "aria-selected": "false",
           onmousedown: (e) => { e.preventDefault(); pick(card); },
-        }, card.label, card.aliases.length ? el("span", {class: "alias", text: ` ${card.aliases.join(", ")}`}) : null,
+        }, card.label, card.alter_ego ? el("span", {class: "alias", text: ` alter ego ${card.alter_ego}`}) : null,
+        card.aliases.length ? el("span", {class: "alias", text: ` ${card.aliases.join(", ")}`}) : null,
         el("span", {class: "type", text: ` ${card.type}`}), card.official === false
           ? el("span", {class: "type", text: " unofficial"}) : null)}));
         const extra = [];
@@ -284,11 +286,50 @@ const Explorer = (() => {
     return el("div", {class: "zone", "data-zone": "identity"}, ...parts);
   }
 
+  // A player's decklist (decks: in the scenario): its leading card (a Marvel identity, a LOTR ring-bearer), picked
+  // among the cards that may lead, and its cards with their counts; a `deck` question asks whether it is valid.
+  function deckBlock(table, player, redraw) {
+    const game = GAMES[table.game];
+    const lead = game.deck.leader;
+    const deck = (table.decks || {})[player];
+    const parts = [el("h4", {text: "deck"})];
+    if (!deck) {
+      parts.push(el("button", {type: "button", class: "add-deck", text: "build a deck",
+                               "aria-label": `build a deck for ${player}`, onclick: () => {
+        table.decks = {...(table.decks || {}), [player]: {cards: []}};
+        redraw();
+      }}));
+      return el("div", {class: "zone deck", "data-zone": "deck-list"}, ...parts);
+    }
+    const leadWords = lead.replace("_", " ");
+    parts.push(el("div", {class: "deck-leader"}, `${leadWords}: `,
+      el("span", {class: "card-label", text: deck[lead] ? (labels[deck[lead]] || deck[lead]) : "none"}),
+      cardSearch(table, (card) => { deck[lead] = card.id; redraw(); }, `choose the ${leadWords}…`, game.deck.leader_types)));
+    for (const entry of deck.cards) {
+      const name = labels[entry.card] || entry.card;
+      parts.push(el("div", {class: "instance deck-card", "data-card": entry.card},
+        el("input", {type: "number", min: 1, max: 99, class: "deck-count", value: entry.count, "aria-label": `copies of ${name}`,
+                     onchange: (e) => { entry.count = Math.max(1, Number(e.target.value) || 1); redraw(); }}),
+        el("span", {class: "card-label", text: name}),
+        el("button", {type: "button", class: "remove", "aria-label": `remove ${name} from the deck`, text: "×",
+                      onclick: () => { deck.cards.splice(deck.cards.indexOf(entry), 1); redraw(); }})));
+    }
+    parts.push(cardSearch(table, (card) => {
+      const found = deck.cards.find((e) => e.card === card.id);
+      if (found) found.count += 1; else deck.cards.push({card: card.id, count: 1});
+      redraw();
+    }, "add to the deck…"));
+    parts.push(el("button", {type: "button", class: "remove-deck", text: "remove the deck",
+                             onclick: () => { delete table.decks[player]; if (!Object.keys(table.decks).length) delete table.decks; redraw(); }}));
+    return el("div", {class: "zone deck", "data-zone": "deck-list"}, ...parts);
+  }
+
   function playerBlock(table, player, redraw) {
     const game = GAMES[table.game];
     const blocks = [];
     if (game.identity) blocks.push(identityBlock(table, player, redraw));
     for (const zone of game.zones) blocks.push(zoneBlock(table, player, zone, redraw));
+    if (game.deck) blocks.push(deckBlock(table, player, redraw));
     return el("fieldset", {class: "player", "data-player": player},
       el("legend", {}, player, " ", el("button", {type: "button", class: "remove", title: `remove the player ${player}`,
                                                   "aria-label": `remove the player ${player}`, text: "×",
