@@ -342,3 +342,14 @@ def test_a_marvel_deck_is_built_in_the_form_and_answered(page, explorer: str, tm
     row.wait_for()
     assert "valid" in row.inner_text()
     _shot(page, tmp_path, "marvel-deck-answer")
+
+
+def test_a_bad_question_is_marked_and_the_others_still_answer(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
+    table = {"game": "lotr", "title": "One bad question",
+             "players": {"alice": {"hand": [{"id": "s", "card": "Sting"}]}},
+             "questions": [{"id": "good", "ask": "play", "instance": "s"},
+                           {"id": "bad", "ask": "play", "instance": "nope"}]}
+    page.goto(f"{explorer}/answers#t={_encoded(table)}")
+    page.locator('tr.bad-question[data-question="bad"]').wait_for()
+    assert "no instance 'nope'" in page.locator('tr.bad-question[data-question="bad"]').inner_text()
+    assert "legal" in page.locator('#questions tr[data-question="good"]').inner_text()

@@ -603,6 +603,31 @@ const Explorer = (() => {
       ["question", "ask", "verdict", "expected", "", "rules", "", ""].map((h) => el("th", {text: h})))), body);
   }
 
+  // The table's questions answered; a question the server cannot read is marked with its errors, and the others
+  // are answered without it.
+  async function answeredQuestions(table, choice) {
+    try {
+      return questionsTable(await call("/api/answer", {scenario: table, name: "table", ...choice}), table, choice);
+    } catch (err) {
+      const messages = err.errors || [err.message];
+      const bad = {};
+      for (const message of messages) {
+        const found = message.match(/questions\[(\d+)\]/);
+        if (!found) throw err;
+        (bad[Number(found[1])] = bad[Number(found[1])] || []).push(message);
+      }
+      const kept = table.questions.filter((_, i) => !(i in bad));
+      const answered = kept.length ? questionsTable(await call("/api/answer",
+        {scenario: {...table, questions: kept}, name: "table", ...choice}), {...table, questions: kept}, choice) : null;
+      const rows = Object.entries(bad).map(([i, errors]) => el("tr", {class: "bad-question",
+        "data-question": table.questions[i].id || `question ${Number(i) + 1}`},
+        el("td", {}, el("code", {text: table.questions[i].id || `question ${Number(i) + 1}`})),
+        el("td", {colspan: 9, class: "errors", text: `not answered: ${errors.join("; ")}`})));
+      const marked = el("table", {class: "answers bad-questions"}, el("tbody", {}, rows));
+      return el("div", {}, marked, answered);
+    }
+  }
+
   function compareTable(result) {
     // The default's column, then only the sides that change some verdict; the others are named below the table.
     const shown = result.sides.map((_, i) => i).filter((i) => i === 0 || result.rows.some((r) => r.verdicts[i] !== r.verdicts[0]));
@@ -660,11 +685,14 @@ const Explorer = (() => {
       const questions = document.getElementById("questions");
       plays.setAttribute("aria-busy", "true");
       try {
-        const result = await call("/api/plays", {scenario: table, name: "table", ...choice});
+        // Plays need no questions, so a bad question cannot stop them (asked again without the questions).
+        const result = await call("/api/plays", {scenario: table, name: "table", ...choice}).catch((err) => {
+          if (!(err.errors || [err.message]).every((m) => /questions\[\d+\]/.test(m))) throw err;
+          return call("/api/plays", {scenario: {...table, questions: []}, name: "table", ...choice});
+        });
         plays.replaceChildren(...playsTable(result));
         if ((table.questions || []).length) {
-          questions.replaceChildren(questionsTable(await call("/api/answer", {scenario: table, name: "table", ...choice}),
-            table, choice));
+          questions.replaceChildren(await answeredQuestions(table, choice));
         } else {
           questions.replaceChildren(el("p", {class: "hint", text: "The table asks no questions."}));
         }
