@@ -353,3 +353,13 @@ def test_a_bad_question_is_marked_and_the_others_still_answer(page, explorer: st
     page.locator('tr.bad-question[data-question="bad"]').wait_for()
     assert "no instance 'nope'" in page.locator('tr.bad-question[data-question="bad"]').inner_text()
     assert "legal" in page.locator('#questions tr[data-question="good"]').inner_text()
+
+
+def test_the_turn_the_phase_and_the_current_site_are_set_in_the_form(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{explorer}/table")
+    _add_card(page, "alice", "adventure_path", "Meduseld", "6_117")
+    page.locator("#turn-player").select_option("alice")
+    page.locator("#turn-phase").select_option("shadow")
+    page.locator("#current-site").select_option("alice-meduseld")
+    page.wait_for_function("""(() => { const y = document.getElementById('yaml').value;
+        return y.includes('phase: shadow') && y.includes("current_site: alice-meduseld"); })()""")

@@ -256,9 +256,9 @@ class Lotr(CardGame):
 
     def web_extras(self) -> dict[str, Any]:
         """What the explorer's form offers: a blank table, the zones and those in play, what an instance row sets
-        besides its card, and a player's decklist (led by its ring-bearer, a companion)."""
+        besides its card, the turn's phases, and a player's decklist (led by its ring-bearer, a companion)."""
         return {"blank": BLANK_TABLE, "zones": list(ZONES), "in_play": list(IN_PLAY_ZONES),
-                "instance_extras": ["wounds", "active", "on"],
+                "instance_extras": ["wounds", "active", "on"], "phases": list(PHASES),
                 "deck": {"leader": "ring_bearer", "leader_types": ["companion"]}}
 
     # -- reading a scenario -------------------------------------------------------------------------------

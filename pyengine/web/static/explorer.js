@@ -409,6 +409,33 @@ const Explorer = (() => {
       ...table.questions.map((q) => questionRow(table, q, redraw)), add);
   }
 
+  // Whose turn and which phase it is, and the current site (a site on an adventure path), for a game that has them.
+  function turnBlock(table, game, redraw) {
+    const turn = table.turn || {};
+    const setTurn = (key, value) => {
+      const next = {...turn};
+      if (value) next[key] = value; else delete next[key];
+      if (Object.keys(next).length) table.turn = next; else delete table.turn;
+      redraw();
+    };
+    const player = el("select", {id: "turn-player", "aria-label": "whose turn", onchange: (e) => setTurn("player", e.target.value)},
+      el("option", {value: "", text: "whose turn…"}), Object.keys(table.players).map((p) => el("option", {value: p, text: p})));
+    player.value = turn.player || "";
+    const phase = el("select", {id: "turn-phase", "aria-label": "phase", onchange: (e) => setTurn("phase", e.target.value)},
+      el("option", {value: "", text: "phase…"}), game.phases.map((p) => el("option", {value: p, text: p})));
+    phase.value = turn.phase || "";
+    const sites = instances(table).filter((i) => i.zone === "adventure_path").map((i) => i.item.id);
+    const site = el("select", {id: "current-site", "aria-label": "current site", onchange: (e) => {
+      if (e.target.value) table.current_site = e.target.value; else delete table.current_site;
+      redraw();
+    }}, el("option", {value: "", text: sites.length ? "current site…" : "no site on an adventure path"}),
+    sites.map((id) => el("option", {value: id, text: id})));
+    site.value = table.current_site || "";
+    return el("fieldset", {class: "turn"}, el("legend", {text: "Turn"}),
+      el("label", {}, "Turn of ", player), " ", el("label", {}, "in the phase ", phase), " ",
+      el("label", {}, "at the site ", site));
+  }
+
   function numberField(label, object, key, redraw, attrs) {
     return el("label", {class: "number"}, label, " ", el("input", {type: "number", min: 0, max: 100, "data-field": key, ...attrs,
       value: object[key] ?? "", onchange: (e) => {
@@ -458,6 +485,7 @@ const Explorer = (() => {
         const name = el("input", {id: "new-player", placeholder: "player name", size: 12});
         parts.push(el("div", {class: "add-player"}, name, el("button", {type: "button", id: "add-player", text: "Add a player",
           onclick: () => { const n = name.value.trim(); if (n && !table.players[n]) { table.players[n] = {}; redraw(); } }})));
+        if (game.phases) parts.push(turnBlock(table, game, redraw));
       }
       parts.push(questionsBlock(table, redraw));
       if (game.faces) parts.push(el("datalist", {id: "faces"}, game.faces.map((f) => el("option", {value: f}))));
