@@ -144,11 +144,16 @@ def _play_words(option: clingo.Symbol) -> str:
         return f"alliance {option.arguments[0].name} race={option.arguments[1].name}"
     if option.name != "call":
         return option.name
+    ally, effect, choices = _call_parts(option)
+    return " ".join(["call", ally, effect, *(f"{name}={value}" for name, value in choices)])
+
+
+def _call_parts(option: clingo.Symbol) -> tuple[str, str, list[tuple[str, str]]]:
+    """A call option's ally, effect, and choices (each a name and its value in words)."""
     template, *values = option.arguments
     ally, effect, fixed, slots = ALL_TEMPLATES[template.number]
-    words = [f"{n}={v}" for n, v in fixed.items()]
-    words += [f"{name}={_value_words(value)}" for (name, _), value in zip(slots, values, strict=False)]
-    return " ".join(["call", ally, effect, *words])
+    return ally, effect, [*((n, str(v)) for n, v in fixed.items()),
+                          *((name, _value_words(value)) for (name, _), value in zip(slots, values, strict=False))]
 
 
 # An action: its act/3 term, its choices (name, value), and its words.
@@ -641,12 +646,9 @@ class Dfm:
             return f"use the {option.arguments[1].name} Alliance tokens ({option.arguments[0].name})"
         if option.name != "call":
             return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
-        template, *values = option.arguments
-        ally, effect, fixed, slots = ALL_TEMPLATES[template.number]
-        choices = [f"{n} {v}" for n, v in fixed.items()]
-        choices += [f"{name} {_value_words(value)}" for (name, _), value in zip(slots, values, strict=False)]
+        ally, effect, choices = _call_parts(option)
         said = f"call upon {ally.replace('_', ' ').title()} ({effect} effect)"
-        return f"{said}, choosing {', '.join(choices)}" if choices else said
+        return f"{said}, choosing {', '.join(f'{n} {v}' for n, v in choices)}" if choices else said
 
     def web_extras(self) -> dict[str, Any]:
         """What the explorer's Duel form (form.js beside this module) offers: a blank table, factions, allies and
