@@ -694,6 +694,8 @@ def _write(folder: Path, game: str, entries: list[dict[str, Any]]) -> list[str]:
     """Every class's table, a scenario file each: a conformance pack with both sides' verdicts and rule ids."""
     import yaml
 
+    # libyaml's dumper where PyYAML has it (a pack holds thousands of tables); the pure-Python one otherwise.
+    dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
     paths = []
     try:
         folder.mkdir(parents=True, exist_ok=True)
@@ -701,7 +703,8 @@ def _write(folder: Path, game: str, entries: list[dict[str, Any]]) -> list[str]:
             slug = re.sub(r"[^A-Za-z0-9]+", "-", f"{entry['a']}-vs-{entry['b']}").strip("-")
             for number, found in enumerate(entry["classes"], 1):
                 path = folder / f"{game}-{slug}-{number:04d}.yaml"
-                path.write_text(yaml.safe_dump(found["table"], sort_keys=False, allow_unicode=True), encoding="utf-8")
+                path.write_text(yaml.dump(found["table"], Dumper=dumper, sort_keys=False, allow_unicode=True),
+                                encoding="utf-8")
                 found["file"] = str(path)
                 paths.append(str(path))
     except OSError as exc:

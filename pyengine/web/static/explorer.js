@@ -286,8 +286,9 @@ const Explorer = (() => {
     return el("div", {class: "zone", "data-zone": "identity"}, ...parts);
   }
 
-  // A player's decklist (decks: in the scenario): its leading card (a Marvel identity, a LOTR ring-bearer), picked
-  // among the cards that may lead, and its cards with their counts; a `deck` question asks whether it is valid.
+  // A player's decklist (decks: in the scenario): its leading card (the game's deck.leader: an identity, a
+  // ring-bearer), picked among the types that may lead, and its cards with their counts; a `deck` question asks
+  // whether it is valid.
   function deckBlock(table, player, redraw) {
     const game = GAMES[table.game];
     const lead = game.deck.leader;
