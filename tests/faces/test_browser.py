@@ -239,12 +239,12 @@ def _encoded(table: dict) -> str:
 
 def _pages() -> dict[str, str]:
     """Every page of the explorer, with a LOTR, a Marvel and a Duel table on the table builder and the answers."""
-    import yaml
+    from pyengine.core.yamlio import load_file
 
     pages = {"table": "/table", "rulebook-index": "/rulebook", "rulebook": "/rulebook/lotr_unique",
              "disagreements": "/disagreements", "api-docs": "/api/docs", "not-found": "/no/such/page"}
     for example in ("judge_second_sting.yaml", "marvel_reading_faces.yaml", "dfm_warg_and_elrond.yaml"):
-        table = yaml.safe_load((ROOT / "examples" / example).read_text(encoding="utf-8"))
+        table = load_file(ROOT / "examples" / example, marks=False)
         pages[f"table-{example}"] = f"/table#t={_encoded(table)}"
         pages[f"answers-{example}"] = f"/answers#t={_encoded(table)}"
     return pages
@@ -262,6 +262,7 @@ def test_every_page_passes_an_accessibility_scan_and_fits_a_phone(page, explorer
 
     page.goto(f"{explorer}{PAGES[name]}")
     page.wait_for_load_state("networkidle")
+    assert page.locator("#errors li").count() == 0, page.locator("#errors").inner_text()
     violations = [(v["id"], v["impact"], [n["target"] for n in v["nodes"][:3]])
                   for v in Axe().run(page).response["violations"] if v["impact"] in ("serious", "critical")]
     assert violations == [], violations
@@ -276,9 +277,9 @@ def test_every_page_passes_an_accessibility_scan_and_fits_a_phone(page, explorer
 
 def test_a_shared_link_keeps_the_readings_in_a_fresh_page_and_an_open_tab(page, browser, explorer: str  # type: ignore[no-untyped-def]
                                                                           ) -> None:
-    import yaml
+    from pyengine.core.yamlio import load_file
 
-    table = yaml.safe_load((ROOT / "examples" / "reading_dead_pile_scope.yaml").read_text(encoding="utf-8"))
+    table = load_file(ROOT / "examples" / "reading_dead_pile_scope.yaml", marks=False)
     page.goto(f"{explorer}/answers#t={_encoded(table)}")
     page.locator('select[data-reading="lotr_dead_pile_scope"]').select_option("any_player")
     page.wait_for_function("location.hash.includes('&r=')")
@@ -300,9 +301,9 @@ def test_a_shared_link_keeps_the_readings_in_a_fresh_page_and_an_open_tab(page, 
 
 
 def test_a_duel_answer_shows_its_assumptions_and_plays_in_words(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
-    import yaml
+    from pyengine.core.yamlio import load_file
 
-    table = yaml.safe_load((ROOT / "examples" / "dfm_warg_and_elrond.yaml").read_text(encoding="utf-8"))
+    table = load_file(ROOT / "examples" / "dfm_warg_and_elrond.yaml", marks=False)
     page.goto(f"{explorer}/answers#t={_encoded(table)}")
     row = page.locator('#questions tr[data-question]').first
     row.wait_for()
