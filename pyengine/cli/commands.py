@@ -137,8 +137,10 @@ def cmd_census(args: argparse.Namespace) -> int:
           f"{result.seconds:g} s:")
     for entry in result.pairs:
         types = ", ".join(f"{n} {t}" for t, n in entry["by_type"].items())
+        cut = {"states": f" (stopped at --states {args.states}: there may be more)",
+               "tries": f" (stopped at --tries {args.tries}: there may be more)"}.get(entry["stopped_by"], "")
         print(f"  {entry['a']} against {entry['b']}: {entry['classes_found']} classes, {entry['cards']} cards"
-              + (f" ({types})" if types else "") + (f" - {entry['why_none']}" if "why_none" in entry else ""))
+              + (f" ({types})" if types else "") + (f" - {entry['why_none']}" if "why_none" in entry else "") + cut)
         for label in entry["examples"]:
             print(f"      {label}")
     if result.files:

@@ -645,7 +645,11 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
             return bool(found.classes)
 
         search(game, a, b, max_cards, max_cards, states, pool=kinds, accept=accept, max_refused=tries)
-        entries.append(_entry(kb, text_a, text_b, reading, shown, refused))
+        entry = _entry(kb, text_a, text_b, reading, shown, refused)
+        # Why the pair's search ended: its states shown, its tries refused, or no further state within the bounds.
+        entry["stopped_by"] = ("states" if len(shown) >= states else "tries" if len(refused) >= tries
+                               else "bounds")
+        entries.append(entry)
     if progress:
         progress(len(pairs), len(pairs), "done")
     written = _write(folder, game, entries) if folder else []
@@ -729,14 +733,21 @@ def markdown(result: CensusResult) -> str:
         if "why_none" in entry:
             lines += [f"No real card: {entry['why_none']}.", ""]
             continue
+        stopped = STOPPED_WORDS.get(entry["stopped_by"], "")
         lines += [f"{entry['classes_found']} classes of real cards, {entry['cards']} cards, from "
-                  f"{len(entry['states'])} abstract states ({entry['refused']} others no real table shows).", ""]
+                  f"{len(entry['states'])} abstract states ({entry['refused']} others no real table shows)."
+                  f"{stopped}", ""]
         for found in entry["classes"][:REPORT_CLASSES]:
             where = f" ({found['file']})" if found.get("file") else ""
             lines.append(f"- {_cell(found['label'])}{where}")
         if len(entry["classes"]) > REPORT_CLASSES:
             lines.append(f"- and {len(entry['classes']) - REPORT_CLASSES} more classes")
     return "\n".join(lines) + "\n"
+
+
+# What a report says of a pair whose search stopped at one of its budgets.
+STOPPED_WORDS = {"states": " The search stopped at its number of states: there may be more.",
+                 "tries": " The search stopped at its number of tries: there may be more."}
 
 
 def _cell(text: str) -> str:

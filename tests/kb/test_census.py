@@ -62,6 +62,8 @@ def test_marvel_readings_count_the_real_cards_they_touch(cli, tmp_path: Path) ->
     assert code == 0 and f"0 failed ({len(result.files)} scenario files)" in out
     # The one spelling group of the pool: Tigra's alter ego Greer Nelson, the ally subtitled Greer Grant Nelson.
     assert spelling["classes_found"] == 1 and _class_of(spelling, {"01051", "56001a"})
+    # Its search ran out of states within the bounds: the count is whole.
+    assert spelling["stopped_by"] == "bounds"
     faces = census.census("marvel", "marvelsdb",
                           ("marvel_identity_faces=face_up", "marvel_identity_faces=all_faces"), states=15).pairs[0]
     # A multi-form identity: Angel with Archangel face up beside the ally Angel.
