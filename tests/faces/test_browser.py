@@ -364,3 +364,19 @@ def test_the_turn_the_phase_and_the_current_site_are_set_in_the_form(page, explo
     page.locator("#current-site").select_option("alice-meduseld")
     page.wait_for_function("""(() => { const y = document.getElementById('yaml').value;
         return y.includes('phase: shadow') && y.includes("current_site: alice-meduseld"); })()""")
+
+
+def test_the_duel_board_is_set_in_the_form(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
+    page.goto(f"{explorer}/table")
+    page.locator("#game").select_option("dfm")
+    page.locator('[data-units="fellowship"] input[data-field="rohan"]').fill("2")
+    page.locator('[data-units="fellowship"] input[data-field="rohan"]').press("Tab")
+    page.locator('[data-group="fortresses-sauron"] input[data-name="mordor"]').check()
+    page.locator("#connection-from").select_option("rohan")
+    page.locator("#connection-to").select_option("gondor")
+    page.locator("#add-connection").click()
+    page.locator('[data-alliance="fellowship"] input[data-field="elves"]').fill("1")
+    page.locator('[data-alliance="fellowship"] input[data-field="elves"]').press("Tab")
+    page.wait_for_function("""(() => { const y = document.getElementById('yaml').value;
+        return ['rohan: 2', 'mordor', 'gondor', 'elves: 1'].every((s) => y.includes(s)); })()""")
+    assert page.locator("#errors li").count() == 0, page.locator("#errors").inner_text()

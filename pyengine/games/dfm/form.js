@@ -1,5 +1,6 @@
 // The Duel's part of the explorer's table builder (pyengine/web/static/explorer.js draws the rest): the chapter,
-// whose turn, the Power tokens, coins and race stacks, each ally's state, and the actions in order. The explorer
+// whose turn, the Power tokens, coins and race stacks, each ally's state, the board (units per region, Fortresses,
+// connections, open tiles), Alliance tokens, flags, and the actions in order. The explorer
 // calls it with its helpers and this game's configuration (Dfm.web_extras).
 "use strict";
 
@@ -31,6 +32,52 @@ ExplorerForms.dfm = ({el, numberField}, game, table, redraw) => {
         return el("label", {class: "ally"}, ally, " ", select);
       }));
   });
+  // A list of names (tiles, a faction's Fortresses) as checkboxes over the board's names.
+  const namesBlock = (title, names, holder, key, group) => el("div", {class: "holdings", "data-group": group},
+    el("h4", {text: title}), names.map((name) => el("label", {class: "ally"}, el("input", {type: "checkbox",
+      "data-name": name, checked: (holder[key] || []).includes(name), "aria-label": `${title}: ${name}`,
+      onchange: (e) => {
+        const now = (holder[key] || []).filter((n) => n !== name);
+        if (e.target.checked) now.push(name);
+        if (now.length) holder[key] = now; else delete holder[key];
+        redraw();
+      }}), " ", name)));
+  const units = state.units || (state.units = {});
+  const unitBlocks = game.factions.map((faction) => {
+    const mine = units[faction] || (units[faction] = {});
+    return el("div", {class: "holdings", "data-units": faction}, el("h4", {text: `${faction} units`}),
+      game.regions.map((r) => numberField(r, mine, r, redraw, {"aria-label": `${faction} units in ${r}`})));
+  });
+  const alliance = state.alliance || (state.alliance = {});
+  const allianceBlocks = game.factions.map((faction) => {
+    const mine = alliance[faction] || (alliance[faction] = {});
+    return el("div", {class: "holdings", "data-alliance": faction}, el("h4", {text: `${faction} Alliance tokens`}),
+      game.races.map((r) => numberField(r, mine, r, redraw, {"aria-label": `${faction} Alliance tokens of ${r}`})));
+  });
+  const fortresses = state.fortresses || (state.fortresses = {});
+  const connections = state.connections || (state.connections = []);
+  const from = el("select", {id: "connection-from", "aria-label": "connection from"},
+    game.regions.map((r) => el("option", {value: r, text: r})));
+  const to = el("select", {id: "connection-to", "aria-label": "connection to"},
+    game.regions.map((r) => el("option", {value: r, text: r})));
+  const connectionBlock = el("div", {class: "holdings"}, el("h4", {text: "connections"}),
+    connections.map((pair, index) => el("div", {class: "action"}, el("span", {text: pair.join(" – ")}),
+      el("button", {type: "button", class: "remove", "aria-label": `remove the connection ${pair.join(" to ")}`, text: "×",
+                    onclick: () => { connections.splice(index, 1); redraw(); }}))),
+    el("div", {}, from, " – ", to, " ", el("button", {type: "button", id: "add-connection", text: "Add the connection",
+      onclick: () => { if (from.value !== to.value) { connections.push([from.value, to.value]); redraw(); } }})));
+  // A flag: a fluent and its arguments, written with spaces (e.g. `locked elves fellowship`).
+  const flags = state.flags || (state.flags = []);
+  const flagInput = el("input", {id: "new-flag", size: 30, placeholder: "a flag: fluent and arguments",
+                                 "aria-label": "a flag: a fluent and its arguments, separated by spaces"});
+  const flagBlock = el("div", {class: "holdings"}, el("h4", {text: "flags"}),
+    flags.map((flag, index) => el("div", {class: "action"}, el("code", {text: flag.join(" ")}),
+      el("button", {type: "button", class: "remove", "aria-label": `remove the flag ${flag.join(" ")}`, text: "×",
+                    onclick: () => { flags.splice(index, 1); redraw(); }}))),
+    el("div", {}, flagInput, " ", el("button", {type: "button", id: "add-flag", text: "Add the flag", onclick: () => {
+      const words = flagInput.value.trim().split(/\s+/).filter(Boolean);
+      if (words.length) { flags.push(words); redraw(); }
+    }})));
   const actions = (table.actions = table.actions || []);
   const actionRows = actions.map((action, index) => el("div", {class: "action"}, el("span", {text: `${index + 1}. `}),
     el("code", {text: Object.entries(action).map(([k, v]) => `${k}: ${Array.isArray(v) ? `[${v}]` : v}`).join(", ")}),
@@ -68,8 +115,10 @@ ExplorerForms.dfm = ({el, numberField}, game, table, redraw) => {
       el("div", {class: "holdings"}, el("h4", {text: "coins"}), game.factions.map((f) => numberField(f, coins, f, redraw))),
       el("div", {class: "holdings"}, el("h4", {text: "Power tokens on race stacks"}),
         game.races.map((r) => numberField(r, stacks, r, redraw))),
-      ...allyBlocks,
-      el("p", {class: "hint", text: "Other holdings (units, connections, tiles, Alliance tokens, flags): edit the YAML beside."})),
+      ...allyBlocks),
+    el("fieldset", {class: "dfm-board"}, el("legend", {text: "The board"}), ...unitBlocks,
+      ...game.factions.map((f) => namesBlock(`${f} Fortresses`, game.regions, fortresses, f, `fortresses-${f}`)),
+      namesBlock("open tiles", game.tiles, state, "tiles", "tiles"), connectionBlock, ...allianceBlocks, flagBlock),
     el("fieldset", {class: "actions"}, el("legend", {text: "Actions, in order"}), ...actionRows,
       el("div", {class: "add-action"}, player, kind, ally, effect, take, use, choices, addAction)),
   ];

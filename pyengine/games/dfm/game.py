@@ -658,7 +658,8 @@ class Dfm:
                            "allies": {"fellowship": {"hidden": []}, "sauron": {"hidden": []}}},
                  "actions": [], "questions": []}
         return {"blank": blank, "form": True, "card_list": True, "factions": list(FACTIONS), "allies": ALLIES,
-                "races": list(RACES), "ally_states": list(ALLY_STATES), "token_places": list(TOKEN_PLACES)}
+                "races": list(RACES), "ally_states": list(ALLY_STATES), "token_places": list(TOKEN_PLACES),
+                "regions": list(REGIONS), "tiles": list(TILES)}
 
     def _player(self, action: Action) -> str:
         return action[2].split(" ", 1)[0]
