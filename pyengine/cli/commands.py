@@ -138,7 +138,8 @@ def cmd_census(args: argparse.Namespace) -> int:
     for entry in result.pairs:
         types = ", ".join(f"{n} {t}" for t, n in entry["by_type"].items())
         cut = {"states": f" (stopped at --states {args.states}: there may be more)",
-               "tries": f" (stopped at --tries {args.tries}: there may be more)"}.get(entry["stopped_by"], "")
+               "tries": f" (stopped at --tries {args.tries}: there may be more)",
+               "time": " (stopped at the time limit: there may be more)"}.get(entry["stopped_by"], "")
         print(f"  {entry['a']} against {entry['b']}: {entry['classes_found']} classes, {entry['cards']} cards"
               + (f" ({types})" if types else "") + (f" - {entry['why_none']}" if "why_none" in entry else "") + cut)
         for label in entry["examples"]:

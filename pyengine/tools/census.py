@@ -20,6 +20,7 @@ from __future__ import annotations
 import copy
 import re
 import time
+from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass, field
 from functools import cache
@@ -34,7 +35,7 @@ from pyengine.core.answering import games_named
 from pyengine.core.asp import Const, Fact, Term, fact, term
 from pyengine.core.batch import answer_many
 from pyengine.core.catalog import Card, Catalog
-from pyengine.core.engine import Answer, program, units
+from pyengine.core.engine import Answer, program
 from pyengine.core.errors import InputError, closest
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.results import CensusResult, StepProgress
@@ -201,54 +202,45 @@ class Pool:
         return found
 
     def kinds(self, game: Any) -> list[Fact]:
-        """The kinds of card the pool has, for the search to draw only cards like them (pool_type/2 and
-        pool_ability/2 of rules/search/<game>.lp)."""
-        found = set()
+        """The kinds of card the pool has and the relations between its cards, for the search to draw only cards
+        like them (the pool_* inputs of rules/search/<game>.lp)."""
+        found: set[Fact] = set()
+        # A text -> (its predicate, the card, its kind) of each card holding it.
+        carriers: dict[str, list[tuple[str, str, Term]]] = {}
+        spellings: dict[tuple[str, str], list[tuple[str, Term]]] = {}  # (text, its looser key) -> spellings
         for card in self.cards:
-            props = self.props[card.id]
             kind = self._kind(game, card)
             found.add(fact("pool_type", *kind.args))
-            for name, args in props:
-                if name == "ability" and args[1][0] in ("const", "fn"):
-                    found.add(fact("pool_ability", Const(card.type), Const(args[1][1])))
-        for card in self.cards:
-            kind = self._kind(game, card)
-            texts: dict[str, str] = {}
-            for name, args in self.props[card.id]:
-                if len(args) == 2 and args[1][0] in ("text", "lit"):
-                    texts[name] = args[1][1]
-                    if args[1][0] == "lit":
-                        found.add(fact("pool_text", Const(name), args[1][1], kind))
+            found.update(fact("pool_link", Const(link)) for link, _ in game.census_links(card))
+            texts = {name: args[1] for name, args in self.props[card.id]
+                     if len(args) == 2 and args[1][0] in ("text", "lit")}
+            for name, (how, text) in texts.items():
+                if how == "lit":
+                    found.add(fact("pool_text", Const(name), text, kind))
+                if name in game.census.shared:
+                    carriers.setdefault(text, []).append((name, card.id, kind))
             found.update(fact("pool_differs", Const(a), Const(b), kind) for a, b in game.census.differing
                          if a in texts and b in texts and texts[a] != texts[b])
             found.update(fact("pool_has", Const(name), kind) for name in game.census.present if name in texts)
-        for plain, loose in game.census.respelt:
-            spellings: dict[str, list[tuple[str, Term]]] = {}
-            for card in self.cards:
-                texts = {name: args[1][1] for name, args in self.props[card.id] if len(args) == 2
-                         and args[1][0] in ("text", "lit")}
+            for plain, loose in game.census.respelt:
                 if plain in texts and loose in texts:
-                    spellings.setdefault(texts[loose], []).append((texts[plain], self._kind(game, card)))
+                    spellings.setdefault((plain, texts[loose][1]), []).append((texts[plain][1], kind))
+            for name, args in self.props[card.id]:
+                if name == "ability" and args[1][0] in ("const", "fn"):
+                    found.add(fact("pool_ability", Const(card.type), Const(args[1][1])))
+        for (plain, _), group in spellings.items():
             found.update(fact("pool_respelt", Const(plain), one_kind, other_kind)
-                         for group in spellings.values() for one, one_kind in group for other, other_kind in group
-                         if one != other)
-        carriers: dict[str, list[tuple[str, Card, Term]]] = {}
+                         for one, one_kind in group for other, other_kind in group if one != other)
         for card in self.cards:
             kind = self._kind(game, card)
             for name, args in self.props[card.id]:
+                # Two cards sharing a text (the same card twice does not count), and an ability naming a card.
                 if name in game.census.shared and len(args) == 2 and args[1][0] in ("text", "lit"):
-                    carriers.setdefault(args[1][1], []).append((name, card, kind))
-        for sharing in carriers.values():
-            for name, card, kind in sharing:
-                found.update(fact("pool_shares", Const(name), kind, Const(other), other_kind)
-                             for other, other_card, other_kind in sharing if other_card.id != card.id)
-        for card in self.cards:
-            for name, args in self.props[card.id]:
+                    found.update(fact("pool_shares", Const(name), kind, Const(other), other_kind)
+                                 for other, holder, other_kind in carriers[args[1][1]] if holder != card.id)
                 if name == "ability" and args[1][0] == "fn" and args[1][2] and args[1][2][0][0] in ("text", "lit"):
-                    found.update(fact("pool_names", Const(args[1][1]), self._kind(game, card), Const(other),
-                                      other_kind)
+                    found.update(fact("pool_names", Const(args[1][1]), kind, Const(other), other_kind)
                                  for other, _, other_kind in carriers.get(args[1][2][0][1], []))
-        found.update(fact("pool_link", Const(link)) for card in self.cards for link, _ in game.census_links(card))
         for _, (one, two) in self.props.get("", []):
             for first, second in ((one, two), (two, one)):
                 found.update(fact("pool_alias", Const(name), kind, Const(other), other_kind)
@@ -263,9 +255,8 @@ class Pool:
 
 @dataclass
 class Slot:
-    """An abstract card of a state: its id, type and the patterns a real card must match."""
+    """An abstract card of a state: its type and the patterns a real card must match."""
 
-    id: str
     type: str
     wanted: list[Prop]
     exact: list[Prop]
@@ -278,7 +269,7 @@ def _slots(game: Any, scenario: Scenario, ids: list[str]) -> list[Slot]:
     for card in cards:
         props = all_props[card.id]
         wanted = [p for p in props if p[0] not in game.census.free]
-        slots.append(Slot(card.id, card.type, wanted, [p for p in wanted if p[0] in game.census.exact]))
+        slots.append(Slot(card.type, wanted, [p for p in wanted if p[0] in game.census.exact]))
     return slots
 
 
@@ -407,11 +398,6 @@ def form(lines: list[str], literal: frozenset[str]) -> tuple[str, ...]:
     return tuple(sorted(_STRING.sub(rename, line) for line in lines))
 
 
-def scenario_form(scenario: Scenario, literal: frozenset[str]) -> tuple[str, ...]:
-    """The form of the facts a whole scenario becomes."""
-    return form([fact for unit in units(scenario, {}) for fact in unit.facts], literal)
-
-
 @dataclass
 class Verdicts:
     """A form's answers: each question's verdict and rule ids, whether the two sides disagree, and which of the
@@ -438,6 +424,7 @@ def verdicts(answers: list[Answer], pairs: list[tuple[str, str]], texts: list[se
     cited_texts = {text for pair in differing for q in pair for reason in by_id[q].reasons
                    for text in _strings(reason.evidence)}
     cited = {slot for slot, known in enumerate(texts) if known & cited_texts}
+    # Reasons that cite no card of the table (evidence of counts only) leave every card of it in the class.
     return Verdicts({q: (a.verdict, a.rule_ids) for q, a in by_id.items()}, bool(differing),
                     cited or set(range(len(texts))))
 
@@ -456,15 +443,8 @@ class RealClass:
         label = " + ".join(c.label() for c in cards[:LABEL_CARDS]) + (
             f" and {len(cards) - LABEL_CARDS} more" if len(cards) > LABEL_CARDS else "")
         return {"key": list(self.key), "label": label, "cards": [c.id for c in cards],
-                "types": dict(sorted(_count(c.type for c in self.cards.values()).items())), "state": self.state,
+                "types": dict(sorted(Counter(c.type for c in self.cards.values()).items())), "state": self.state,
                 "table": self.table}
-
-
-def _count(values: Iterator[str] | list[str]) -> dict[str, int]:
-    counted: dict[str, int] = {}
-    for value in values:
-        counted[value] = counted.get(value, 0) + 1
-    return counted
 
 
 def _pairs(abstract: dict[str, Any]) -> list[tuple[str, str]]:
@@ -501,7 +481,7 @@ class StateCensus:
         found = {"state": self.number, "abstract": self.abstract, "tables_tried": self.tables_tried,
                  "capped": self.capped, "forms": self.forms, "agreeing": self.agreeing, "riding": self.riding,
                  "not_a_table": self.not_a_table, "classes": len(self.classes), "cards": len(cards),
-                 "by_type": dict(sorted(_count(c.type for c in cards.values()).items()))}
+                 "by_type": dict(sorted(Counter(c.type for c in cards.values()).items()))}
         return found | ({"why_none": self.why_none} if self.why_none else {})
 
 
@@ -609,7 +589,7 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
     class: the search draws up to `states` abstract states that real tables show, leaving out at most `tries`
     that none does. A pair's first `tables` classes carry their table in the result; with `out`, every class's
     table is written there as a scenario file."""
-    from pyengine.tools.edge_cases import parse_side, scenario_of, search
+    from pyengine.tools.edge_cases import census_search, parse_side, scenario_of
 
     game = games_named(game)[0]
     if not SPECS[game].sources:
@@ -644,11 +624,10 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
             (shown if found.classes else refused).append(found)
             return bool(found.classes)
 
-        search(game, a, b, max_cards, max_cards, states, pool=kinds, accept=accept, max_refused=tries)
+        stopped_by = census_search(game, a, b, max_cards, kinds, accept, states, tries)
         entry = _entry(kb, text_a, text_b, reading, shown, refused)
-        # Why the pair's search ended: its states shown, its tries refused, or no further state within the bounds.
-        entry["stopped_by"] = ("states" if len(shown) >= states else "tries" if len(refused) >= tries
-                               else "bounds")
+        # Why the pair's search ended: its states shown, its tries refused, its time, or no further state.
+        entry["stopped_by"] = stopped_by
         entries.append(entry)
     if progress:
         progress(len(pairs), len(pairs), "done")
@@ -682,7 +661,7 @@ def _entry(kb: kbase.KnowledgeBase, a: str, b: str, reading: str | None, shown: 
     entry: dict[str, Any] = {
         "a": a, "b": b, "reading": reading, "question": kb.readings[reading].text if reading else None,
         "paragraphs": paragraphs, "classes_found": len(classes), "cards": len(cards),
-        "by_type": dict(sorted(_count(c.type for c in cards.values()).items())),
+        "by_type": dict(sorted(Counter(c.type for c in cards.values()).items())),
         "examples": [found["label"] for found in listed[:EXAMPLES]], "classes": listed,
         "states": [state.summary() for state in shown],
         "refused": len(refused), "refused_examples": [state.summary() for state in refused[:EXAMPLES]]}
@@ -747,7 +726,8 @@ def markdown(result: CensusResult) -> str:
 
 # What a report says of a pair whose search stopped at one of its budgets.
 STOPPED_WORDS = {"states": " The search stopped at its number of states: there may be more.",
-                 "tries": " The search stopped at its number of tries: there may be more."}
+                 "tries": " The search stopped at its number of tries: there may be more.",
+                 "time": " The search stopped at its time limit (--timeout): there may be more."}
 
 
 def _cell(text: str) -> str:

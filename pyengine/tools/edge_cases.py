@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import re
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -160,48 +160,25 @@ def shape_rules(game: str, a: Side, b: Side) -> list[str]:
     return sorted(rules)
 
 
-def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limit: int,
-           all_models: bool = False, progress: Callable[[int], None] | None = None,
-           pool: Iterable[Fact] = (), accept: Callable[[Finding], bool] | None = None,
-           max_refused: int = 20) -> list[Finding]:
-    """The smallest states where worlds A and B disagree, one per new shape of disagreement (at most `limit`);
-    with `all_models`, every state up to the bounds, each counted once per new shape. `pool` holds the kinds of
-    card a card pool has (pool_type/2 and the like of rules/search/<game>.lp), to draw only cards like them.
-    With `accept` (the census), each state's cards (their configuration: each card-level atom of the generator,
-    true or false) are never drawn again; once no state shows a new shape, states of any shape are drawn, so
-    that a shape is shown by each configuration of cards that shows it. A state `accept` refuses is left out
-    (its shapes are not known yet), and the search stops at the `max_refused`th."""
-    pool_text = "\n".join(pool)
-    refused = 0
-    card_level = registry()[game].census.card_predicates if accept else frozenset()
+def _generator(game: str) -> Path:
+    """The game's space of states (rules/search/<game>.lp)."""
     generator = Path(rules_dir(), "search", f"{game}.lp")
     if not generator.exists():
         raise InputError(f"no edge-case generator for game {game}", field="--game",
                          expected="a game with rules/search/<game>.lp")
+    return generator
+
+
+def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limit: int,
+           all_models: bool = False, progress: Callable[[int], None] | None = None) -> list[Finding]:
+    """The smallest states where worlds A and B disagree, one per new shape of disagreement (at most `limit`);
+    with `all_models`, every state up to the bounds, each counted once per new shape."""
+    _generator(game)
     findings: list[Finding] = []
     known: list[tuple[str, str, str, str]] = []
     deadline = time.monotonic() + limits.solve_seconds
-    # The census first asks for new shapes, as the plain search does; then, shape by shape in turn (target_shape/4
-    # of rules/search/compare.lp), for further configurations of cards showing it; then, every shape given up, for
-    # any further configuration. Every configuration drawn is a nogood (added again to each new grounding); a shape
-    # is given up after SHAPE_TRIES refused states.
-    drawn: list[frozenset[clingo.Symbol]] = []
-    tries: dict[tuple[str, str, str, str], int] = {}
-    targets: list[tuple[str, str, str, str]] = []
-    every_target: list[tuple[str, str, str, str]] = []
-    new_shapes, ground = True, True
-    control: clingo.Control | None = None
     while len(findings) < limit:
-        if ground or control is None:
-            control = _search_control(game, a, b, max_cards, max_instances, known if new_shapes else [], pool_text,
-                                      [] if new_shapes else targets)
-            for configuration in drawn:
-                _never_again(control, configuration, card_level)
-            ground = False
-        if not new_shapes:
-            for shape in every_target:
-                control.assign_external(clingo.Function("target_shape", [symbol(x) for x in shape]),
-                                        bool(targets) and shape == targets[0])
+        control = _search_control(game, a, b, max_cards, max_instances, known)
         try:
             satisfiable, best = bounded_solve(control, "the search", max(0.1, deadline - time.monotonic()))
         except LimitError:
@@ -209,50 +186,82 @@ def search(game: str, a: Side, b: Side, max_cards: int, max_instances: int, limi
                 raise
             break
         if not satisfiable or not best:
-            if accept is None:
-                break
+            break
+        finding = _finding(best)
+        findings.append(finding)
+        known.extend(s for s in finding.shapes if s not in known)
+        if progress:
+            progress(len(findings))
+        if not all_models and not finding.shapes:
+            break
+    return findings
+
+
+def census_search(game: str, a: Side, b: Side, max_cards: int, pool: Iterable[Fact],
+                  accept: Callable[[Finding], bool], states: int, tries: int) -> str:
+    """The census's search (pyengine.tools.census): states where worlds A and B disagree, drawn only from the
+    kinds of card a pool has (`pool`: the pool_* inputs of rules/search/<game>.lp), each handed to `accept`,
+    which says whether real cards show it. It asks first for new shapes, as the plain search does; then, shape by
+    shape in turn (target_shape/4 of rules/search/compare.lp), for further configurations of cards showing it;
+    then, every shape given up, for any further one. Each configuration drawn (each card-level atom of the
+    generator, true or false) is a nogood from then on; a shape is given up after SHAPE_TRIES refused states.
+    Why it stopped: `states` accepted, `tries` refused, `bounds` (no further state) or `time`."""
+    _generator(game)
+    pool_text = "\n".join(pool)
+    card_level = registry()[game].census.card_predicates
+    deadline = time.monotonic() + limits.solve_seconds
+    known: list[tuple[str, str, str, str]] = []
+    drawn: list[frozenset[clingo.Symbol]] = []
+    refusals: dict[tuple[str, str, str, str], int] = {}
+    targets: list[tuple[str, str, str, str]] = []  # the shapes still asked for, the next first
+    grounded: list[tuple[str, str, str, str]] = []  # the shapes the grounding holds as externals
+    accepted = refused = 0
+    new_shapes, control = True, None
+    while accepted < states:
+        if control is None:
+            grounded = [] if new_shapes else list(targets)
+            control = _search_control(game, a, b, max_cards, max_cards, known if new_shapes else [], pool_text,
+                                      grounded)
+            for configuration in drawn:
+                _never_again(control, configuration, card_level)
+        for shape in grounded:
+            control.assign_external(clingo.Function("target_shape", [symbol(x) for x in shape]),
+                                    bool(targets) and shape == targets[0])
+        try:
+            satisfiable, best = bounded_solve(control, "the census's search", max(0.1, deadline - time.monotonic()))
+        except LimitError:
+            return "time"
+        if not satisfiable or not best:
             if new_shapes:
-                new_shapes, ground = False, True
-                targets = [s for s in known if tries.get(s, 0) < SHAPE_TRIES]
-                every_target = list(targets)
+                new_shapes, control = False, None
+                targets = [s for s in known if refusals.get(s, 0) < SHAPE_TRIES]
             elif targets:
                 targets.pop(0)
             else:
-                break
+                return "bounds"
             continue
         finding = _finding(best)
-        if accept is None:
-            findings.append(finding)
-            known.extend(s for s in finding.shapes if s not in known)
-            ground = True
-            if progress:
-                progress(len(findings))
-            if not all_models and not finding.shapes:
-                break
-            continue
         drawn.append(frozenset(f for f in finding.facts if f.name in card_level))
         _never_again(control, drawn[-1], card_level)
         if accept(finding):
-            findings.append(finding)
+            accepted += 1
             if new_shapes:
                 known.extend(s for s in finding.shapes if s not in known)
-                ground = True
+                control = None
             elif targets:
                 targets.append(targets.pop(0))
             continue
         refused += 1
-        if refused >= max_refused:
-            break
+        if refused >= tries:
+            return "tries"
         for shape in finding.shapes if new_shapes else targets[:1]:
-            tries[shape] = tries.get(shape, 0) + 1
-        if new_shapes:
-            given_up = [s for s in finding.shapes if tries[s] >= SHAPE_TRIES and s not in known]
-            if given_up:
-                known.extend(given_up)
-                ground = True
-        elif targets and tries[targets[0]] >= SHAPE_TRIES:
+            refusals[shape] = refusals.get(shape, 0) + 1
+        if new_shapes and any(refusals[s] >= SHAPE_TRIES and s not in known for s in finding.shapes):
+            known.extend(s for s in finding.shapes if refusals[s] >= SHAPE_TRIES and s not in known)
+            control = None
+        elif not new_shapes and targets and refusals[targets[0]] >= SHAPE_TRIES:
             targets.pop(0)
-    return findings
+    return "states"
 
 
 # How many refused states the census's search draws for one new shape before it stops asking for that shape.
@@ -260,8 +269,8 @@ SHAPE_TRIES = 6
 
 
 def _search_control(game: str, a: Side, b: Side, max_cards: int, max_instances: int,
-                    known: list[tuple[str, str, str, str]], pool_text: str,
-                    targets: list[tuple[str, str, str, str]]) -> clingo.Control:
+                    known: list[tuple[str, str, str, str]], pool_text: str = "",
+                    targets: Sequence[tuple[str, str, str, str]] = ()) -> clingo.Control:
     """The two worlds over the generator's states, grounded, each model to show a shape not in `known` (and,
     while one of the `targets` is set as an external, that shape)."""
     control = clingo.Control([*_bounds(max_cards, max_instances), *OPTIMISE])
@@ -269,7 +278,7 @@ def _search_control(game: str, a: Side, b: Side, max_cards: int, max_instances: 
         for statement in [*_world(game, "a", a.without_rule), *_world(game, "b", b.without_rule)]:
             builder.add(statement)
     control.add("base", [], Path(rules_dir(), "search", "compare.lp").read_text(encoding="utf-8"))
-    control.add("base", [], Path(rules_dir(), "search", f"{game}.lp").read_text(encoding="utf-8"))
+    control.add("base", [], _generator(game).read_text(encoding="utf-8"))
     control.add("base", [], _reading_facts(game, a, "a") + "\n" + _reading_facts(game, b, "b"))
     control.add("base", [], "\n".join(fact("known_shape", *map(symbol, shape)) for shape in known))
     control.add("base", [], "\n".join(fact("shape_rule", Const(r)) for r in shape_rules(game, a, b)))

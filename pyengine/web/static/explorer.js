@@ -800,7 +800,7 @@ const Explorer = (() => {
         `${entry.classes_found} classes of real cards, ${entry.cards} cards (${types}).`);
     const items = entry.classes.map((found) => el("li", {class: "finding"},
       el("span", {class: "class-label", text: found.label}),
-      found.table ? [" ", verdictWords(found.table, entry),
+      found.table ? [" ", verdictWords(found.table),
         " ", el("a", {class: "open-table button", href: `/table#t=${encodeTable(found.table)}`,
                       "aria-label": `open ${found.label} in the table builder`, text: "open in the table builder"})] : []));
     return el("section", {"aria-label": "real cards"}, el("h2", {text: "Real cards"}), head,
@@ -809,7 +809,7 @@ const Explorer = (() => {
   }
 
   // A real table's first disagreeing question, as each side answers it.
-  function verdictWords(table, entry) {
+  function verdictWords(table) {
     const qs = table.questions;
     for (let i = 0; i + 1 < qs.length; i += 2) {
       if (qs[i].expect !== qs[i + 1].expect) {
