@@ -2,7 +2,8 @@
 
 Load a scenario from a file path (`Path` or `str`, in every function alike), a plain dict, or YAML text given
 as `load(text=...)`; ask its questions (`answer`), every play open to a
-player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`); ground a
+player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`), the
+board at every moment with its picture, for a game that draws one (`board`); ground a
 card game's table once and ask it many times under any readings (`table`); validate
 decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`). Readings and
 profiles are arguments. Results are typed dataclasses whose `to_json()` is exactly what the command line's
@@ -23,12 +24,12 @@ from importlib import import_module
 from typing import Any
 
 __all__ = [
-    "CardInfo", "CensusResult", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult", "DecksResult",
-    "EdgeCasesResult", "Explanation", "FactsResult", "FlipResult", "ImportResult", "InputError", "PlayResult",
-    "QuestionResult", "ReadingChoice", "ReadingInfo", "ReadingsResult", "ReasonResult", "Result", "RuleInfo",
-    "RuleStatement", "RulesResult", "ScenarioResult", "Source", "Table", "VerdictRules", "answer", "card", "census",
-    "check", "check_decks", "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays",
-    "readings", "rules", "table", "validate_deck",
+    "CardInfo", "CensusResult", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult",
+    "DecksResult", "EdgeCasesResult", "Explanation", "FactsResult", "FlipResult", "ImportResult", "InputError",
+    "PlayResult", "QuestionResult", "ReadingChoice", "ReadingInfo", "ReadingsResult", "ReasonResult", "Result",
+    "RuleInfo", "RuleStatement", "RulesResult", "ScenarioResult", "Source", "Table", "VerdictRules", "answer",
+    "board", "card", "census", "check", "check_decks", "consistency", "edge_cases", "explain", "facts", "flip",
+    "import_source", "load", "plays", "readings", "rules", "table", "validate_deck",
 ]
 
 # Each public name -> the module that defines it and its name there; imported on first use, so that
@@ -62,6 +63,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "Table": ("pyengine.core.answering", "Table"),
     "VerdictRules": ("pyengine.core.results", "VerdictRules"),
     "answer": ("pyengine.core.answering", "answer"),
+    "board": ("pyengine.core.answering", "board"),
     "card": ("pyengine.core.answering", "card"),
     "census": ("pyengine.tools.census", "census"),
     "check": ("pyengine.run.bulk", "check"),

@@ -125,10 +125,7 @@ def cmd_census(args: argparse.Namespace) -> int:
         result = _api().census(args.game, args.catalog, tuple(args.compare) if args.compare else None, args.out,
                                states=args.states, tries=args.tries, progress=shown)
     if args.report:
-        try:
-            Path(args.report).write_text(markdown(result), encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write the report: {exc.strerror}", file=args.report, field="--report") from None
+        write_whole(args.report, markdown(result), "--report")
     if args.json:
         result.write_json(sys.stdout)
         print()
@@ -146,6 +143,32 @@ def cmd_census(args: argparse.Namespace) -> int:
             print(f"      {label}")
     if result.files:
         print(f"{len(result.files)} real tables written to {args.out}")
+    return 0
+
+
+def write_whole(path: str, text: str, option: str) -> None:
+    """Write a file whole or not at all: into a partial file beside it, then renamed over it."""
+    target = Path(path)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+    try:
+        partial.write_text(text, encoding="utf-8")
+        os.replace(partial, target)
+    except OSError as exc:
+        partial.unlink(missing_ok=True)
+        raise InputError(f"cannot write {path}: {exc.strerror}", file=path, field=option) from None
+
+
+def cmd_board(args: argparse.Namespace) -> int:
+    result = _api().board(Path(args.file), args.readings, args.profile, args.moment)
+    if args.svg:
+        write_whole(args.svg, result.svg(result.moments[-1].moment), "--svg")
+    if args.json:
+        result.write_json(sys.stdout)
+        print()
+        return 0
+    print(result.text)
+    if args.svg:
+        print(f"moment {result.moments[-1].moment} drawn in {args.svg}")
     return 0
 
 

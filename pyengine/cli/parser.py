@@ -9,6 +9,7 @@ import os
 from pyengine import __version__
 from pyengine.cli.commands import (
     COMPLETION_SHELLS,
+    cmd_board,
     cmd_census,
     cmd_check,
     cmd_completion,
@@ -61,7 +62,7 @@ def _megabytes(text: str) -> int:
 
 
 SCHEMA_NAMES = ("scenario", "answer", "check", "plays", "deck", "flip", "readings", "rules", "edge-cases",
-                "consistency", "import", "facts", "census")
+                "consistency", "import", "facts", "census", "board")
 
 
 DASK_HELP = ("spread the files over the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786; "
@@ -215,6 +216,14 @@ def build_parser() -> argparse.ArgumentParser:
     pl.add_argument("--player", help="only this player (default: every player)")
     readings_options(pl)
     pl.set_defaults(func=cmd_plays)
+
+    bd = command("board", help="the board of a scenario of a game that draws one, at every moment (or one), in "
+                               "words, as JSON, or drawn as an SVG picture")
+    bd.add_argument("file", metavar="FILE")
+    bd.add_argument("--moment", type=int, metavar="N", help="only moment N: 0 the start, N after step N")
+    bd.add_argument("--svg", metavar="FILE", help="draw the moment (default: after the last step) as SVG in FILE")
+    readings_options(bd)
+    bd.set_defaults(func=cmd_board)
 
     sc = command("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
     sc.add_argument("name", choices=SCHEMA_NAMES, help="scenario, or the command whose output it describes")

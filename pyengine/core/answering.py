@@ -29,7 +29,7 @@ from pyengine.core.results import (
     ScenarioResult,
     Source,
 )
-from pyengine.games import DOCUMENTS, GAME_NAMES, registry
+from pyengine.games import DOCUMENTS, GAME_NAMES, boards, registry
 
 if TYPE_CHECKING:  # the engine, the scenario reader and YAML are imported when first used (a quick start)
     from pyengine.core.catalog import Card
@@ -342,6 +342,20 @@ def card(game: str, reference: str, catalog: str = "builtin") -> CardInfo:
     found: Card = open_catalog(catalog, builtin).resolve(reference, field_name="card")
     return CardInfo(found.id, found.label(), found.title, found.subtitle, found.unique, found.type, found.collinfo,
                     list(found.aliases))
+
+
+def board(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,
+          profile: str | None = None, moment: int | None = None) -> Any:
+    """The board of a scenario of a game that draws one, at every moment (only moment `moment`, 0 the start, N
+    after step N, when given) as the encodings find it, under its readings overlaid by `profile` and then
+    `readings`: a BoardResult of the game's board module, whose svg(moment) draws a moment."""
+    scenario = to_scenario(source)
+    drawn = boards()
+    if scenario.game.name not in drawn:
+        raise InputError(f"a {scenario.game.name} table has no board to draw", file=scenario.path, field="game",
+                         expected="a table of a game that draws its board: " + ", ".join(drawn))
+    validate_choices(readings, profile)
+    return drawn[scenario.game.name].board_of(scenario, overrides(scenario.game.name, readings, profile), moment)
 
 
 def facts(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,

@@ -161,20 +161,32 @@ def _add(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
             builder.add(statement)
 
 
-def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str]) -> None:
+@cache
+def view_program(path: Path) -> tuple[ast.AST, ...]:
+    """A file of #show statements a view of the answers adds to the encodings (a board's, for one), parsed once."""
+    statements: list[ast.AST] = []
+    ast.parse_files([str(path)], statements.append)
+    return tuple(statements)
+
+
+def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str],
+                    views: tuple[Path, ...] = ()) -> None:
     """Ground a scenario of a game over moments in `control` step by step (pyengine.core.stepwise), the Control given
-    only the step parts some moment of it fires."""
+    only the step parts some moment of it fires, and the #show statements of `views`."""
     fixed, by_part = timeline_program(game, kinds)
     _add(control, fixed)
+    for view in views:
+        _add(control, view_program(view))
     control.add("base", [], "\n".join(facts))
     stepwise.ground(control, lambda names: _add(control, (s for n in names for s in by_part.get(n, []))))
 
 
-def solve(game: str, facts: list[str], kinds: frozenset[str]) -> list[clingo.Symbol]:
-    """Ground and solve the encodings these question kinds need, with these facts; the stable model's atoms."""
+def solve(game: str, facts: list[str], kinds: frozenset[str], views: tuple[Path, ...] = ()) -> list[clingo.Symbol]:
+    """Ground and solve the encodings these question kinds need, with these facts; the stable model's shown atoms
+    (and, for a game over moments, those the #show statements of `views` show)."""
     control = clingo.Control(["--warn=none"])
     if one_game(game).timeline:
-        ground_timeline(control, game, kinds, facts)
+        ground_timeline(control, game, kinds, facts, views)
     else:
         _add(control, program(game, kinds))
         control.add("base", [], "\n".join(facts))

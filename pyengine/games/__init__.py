@@ -75,6 +75,8 @@ class GameSpec:
     sources: tuple[tuple[str, str], ...] = ()
     # Whether its document has a lint of its own in the consistency check (pyengine.games.<name>.lint).
     lint: bool = False
+    # Whether it draws its board at each moment of a scenario (pyengine.games.<name>.board: `pyengine board`).
+    board: bool = False
 
     @property
     def module(self) -> str:
@@ -87,7 +89,7 @@ SPECS = {spec.name: spec for spec in (
     GameSpec("lotr", "lotr_unique", "lotr-tcg-unique.txt", sources=(("gemp", "GEMP's LOTR TCG card files (HJSON)"),)),
     GameSpec("marvel", "marvel_unique", "marvel-champions-einzigartig.de.txt",
              sources=(("marvelsdb", "MarvelCDB's JSON data"),)),
-    GameSpec("dfm", "dfm_allies", "duel-for-middle-earth-allies.txt", lint=True),
+    GameSpec("dfm", "dfm_allies", "duel-for-middle-earth-allies.txt", lint=True, board=True),
 )}
 # The games by name, in order (the explorer opens on the first game of SPECS).
 GAME_NAMES = tuple(sorted(SPECS))
@@ -137,3 +139,8 @@ def lint(document: str) -> Any:
     """The document's own lint (check(paragraphs) -> findings), or None."""
     spec = SPECS[GAME_OF[document]]
     return import_module(f"pyengine.games.{spec.name}.lint").check if spec.lint else None
+
+
+def boards() -> dict[str, Any]:
+    """The board module of each game that draws one (board_of(scenario, overrides, moment) -> BoardResult)."""
+    return {name: import_module(f"pyengine.games.{name}.board") for name, spec in SPECS.items() if spec.board}

@@ -439,6 +439,7 @@ ROUTES = [
     Route("/api/answer", post("answer"), methods=["POST"]),
     Route("/api/plays", post("plays"), methods=["POST"]),
     Route("/api/flip", post("flip"), methods=["POST"]),
+    Route("/api/board", post("board"), methods=["POST"]),
     Route("/api/facts", post("facts"), methods=["POST"]),
     Route("/api/compare", post("compare"), methods=["POST"]),
     Route("/api/edge-cases", post("edge_cases", search=True), methods=["POST"]),

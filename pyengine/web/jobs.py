@@ -246,6 +246,31 @@ def parse(job: dict[str, Any]) -> Any:
     return {"scenario": json.loads(json.dumps(data))}
 
 
+# Boards this worker has drawn (every moment of a table under one set of choices), the most recently used last,
+# at most BOARDS_KEPT of them: stepping through a game asks the same board for one moment after another.
+BOARDS_KEPT = 8
+_BOARDS: OrderedDict[str, Any] = OrderedDict()
+
+
+def board(job: dict[str, Any]) -> Any:
+    """A table's board at one moment (`moment`, default after the last step) as data and as an SVG picture, with
+    every moment's step in words (`pyengine board --json`, `--svg`), for a game that draws its board."""
+    readings, profile = _choices(job)
+    moment = job.get("moment")
+    if moment is not None and (not isinstance(moment, int) or isinstance(moment, bool)):
+        raise InputError(f"got {moment!r}", field="moment", expected="a moment: 0 (the start) or a step's number")
+    key = hashlib.sha256(json.dumps([_table_key(job), readings, profile], sort_keys=True).encode()).hexdigest()
+    if key in _BOARDS:
+        _BOARDS.move_to_end(key)
+    else:
+        _BOARDS[key] = api.board(_table(job), readings, profile)
+        while len(_BOARDS) > BOARDS_KEPT:
+            _BOARDS.popitem(last=False)
+    found = _BOARDS[key]
+    shown = found.at(found.moments[-1].moment if moment is None else moment)
+    return {"board": shown.to_dict(), "svg": shown.svg(shown.moments[0].moment), "steps": found.steps()}
+
+
 def document(job: dict[str, Any]) -> Any:
     """The annotated rulebook of one document (the server names the folders, never the request)."""
     from pyengine.web.documents import document_view
@@ -256,7 +281,7 @@ def document(job: dict[str, Any]) -> Any:
 
 KINDS: dict[str, Callable[[dict[str, Any]], Any]] = {
     "answer": answer, "plays": plays, "plays_gathered": plays_gathered, "flip": flip, "facts": facts,
-    "compare": compare, "edge_cases": edge_cases, "census": census,
+    "compare": compare, "edge_cases": edge_cases, "census": census, "board": board,
     "export": export, "parse": parse, "document": document,
 }
 

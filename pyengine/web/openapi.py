@@ -44,7 +44,7 @@ def _get(summary: str, output: str | dict[str, Any], parameters: list[str]) -> d
 
 def openapi_document() -> dict[str, Any]:
     """The API's OpenAPI description."""
-    outputs = ("answer", "plays", "flip", "facts", "readings", "rules", "edge-cases", "census")
+    outputs = ("answer", "plays", "flip", "facts", "readings", "rules", "edge-cases", "census", "board")
     schemas = {name: schema(name) for name in ("scenario", *outputs)}
     schemas["error"] = ERROR
     loose = {"type": "object"}
@@ -52,7 +52,7 @@ def openapi_document() -> dict[str, Any]:
         "openapi": "3.1.0",
         "info": {"title": "pyengine rules explorer API", "version": "1",
                  "description": "Answers are the command line's --json output (pyengine explain, plays, flip, "
-                                "facts, readings, rules, edge-cases, census)."},
+                                "facts, readings, rules, edge-cases, census, board)."},
         "paths": {
             "/api/answer": _post("the table's questions with their reasons (pyengine explain --json)", "answer",
                                  {"question": {"type": "string"}}),
@@ -60,6 +60,13 @@ def openapi_document() -> dict[str, Any]:
                                 {"player": {"type": "string"}}),
             "/api/flip": _post("the smallest change that turns a verdict (pyengine flip --json)", "flip",
                                {"question": {"type": "string"}}, ("scenario", "question")),
+            "/api/board": _post("a table's board at one moment, as data and an SVG picture, with every moment's step, "
+                                "for a game that draws one (pyengine board --json --svg)",
+                                {"type": "object", "required": ["board", "svg", "steps"],
+                                 "properties": {"board": {"$ref": "#/components/schemas/board"},
+                                                "svg": {"type": "string"},
+                                                "steps": {"type": "array", "items": {"type": "object"}}}},
+                                {"moment": {"type": "integer"}}),
             "/api/facts": _post("the facts the table becomes (pyengine facts --json)", "facts"),
             "/api/compare": _post("the verdicts under the default beside every profile and reading choice", loose),
             "/api/edge-cases": _post("the smallest states where two sides disagree (pyengine edge-cases --json)",

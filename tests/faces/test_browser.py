@@ -318,6 +318,43 @@ def test_a_duel_answer_shows_its_assumptions_and_plays_in_words(page, explorer: 
     assert "rests on" in play.inner_text()
 
 
+def test_the_duel_board_is_drawn_step_by_step_by_keyboard(page, explorer: str, tmp_path: Path  # type: ignore[no-untyped-def]
+                                                          ) -> None:
+    """The answers page draws the Duel board after the last step; the keyboard steps back through the moments,
+    each picture saying its step and the Power tokens the encodings found then, with its assumptions."""
+    from urllib.parse import unquote
+
+    from pyengine.core.yamlio import load_file
+
+    table = load_file(ROOT / "examples" / "dfm_warg_and_elrond.yaml", marks=False)
+    page.goto(f"{explorer}/answers#t={_encoded(table)}")
+    status = page.locator("#board-status")
+    page.wait_for_function("document.getElementById('board-status').textContent.includes('step 3')")
+    assert "refused by dfm_warg_revealed_no_exit" in status.inner_text()
+    picture = page.locator("#board-picture img")
+    svg = unquote(picture.get_attribute("src").split(",", 1)[1])
+    assert "2.1 down" in svg and "wizards: 2" in svg and "Fellowship allies" in svg
+    assert "after step 3" in picture.get_attribute("alt")
+    page.locator("#board-section details.assumptions summary").click()
+    from pyengine.core import kb
+
+    assert kb.load("dfm").assumptions["covering"] in page.locator("#board-assumptions").inner_text()
+    _shot(page, tmp_path, "dfm-answers")
+    page.locator("#board-section").screenshot(path=str(tmp_path / "dfm-board.png"))
+    # Back to the start by keyboard: the Warg's enter had spent Sauron's token; at the start Sauron holds one.
+    page.locator("#board-previous").focus()
+    for step in (2, 1, 0):
+        page.keyboard.press("Enter")
+        page.wait_for_function("(s) => document.getElementById('board-status').textContent.startsWith(s)",
+                               arg=f"After step {step}" if step else "At the start")
+    assert page.locator("#board-previous").is_disabled()
+    start = unquote(picture.get_attribute("src").split(",", 1)[1])
+    assert "sauron: 1" in start and "sauron: 0" not in start.split("Coins")[0]
+    page.locator("#board-moment").select_option("1")
+    page.wait_for_function("document.getElementById('board-status').textContent.includes('warg')")
+    assert "sauron: 0" in unquote(picture.get_attribute("src").split(",", 1)[1]).split("Coins")[0]
+
+
 def test_a_marvel_deck_is_built_in_the_form_and_answered(page, explorer: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
     page.goto(f"{explorer}/table")
     page.locator("#game").select_option("marvel")

@@ -101,6 +101,23 @@ def test_compare_puts_every_reading_beside_the_default(client: TestClient) -> No
     assert all(not r["differs"] for r in result["rows"] if len(set(r["verdicts"])) == 1)
 
 
+def test_the_board_of_a_duel_table_at_a_moment_with_its_picture(client: TestClient) -> None:
+    duel = ROOT / "examples" / "dfm_warg_and_elrond.yaml"
+    found = client.post("/api/board", json={**_table(duel), "moment": 1}).json()
+    jsonschema.Draft202012Validator(schema("board")).validate(found["board"])
+    [moment] = found["board"]["moments"]
+    assert moment["moment"] == 1 and moment["tokens"]["spent"] == 1
+    assert [s["outcome"] for s in found["steps"]] == [None, "done", "done", "refused"]
+    assert found["svg"].startswith("<svg") and "After step 1" in found["svg"]
+    assert set(found["board"]["assumption_words"]) == set(moment["assumptions"])
+    allowed = client.post("/api/board", json={**_table(duel), "readings": {"dfm_warg_revealed_exit": "allowed"}}).json()
+    assert allowed["steps"][3]["outcome"] == "done" and allowed["board"]["moments"][0]["moment"] == 3
+    late = client.post("/api/board", json={**_table(duel), "moment": 4})
+    assert late.status_code == 400 and "no moment 4" in late.json()["error"]
+    card_game = client.post("/api/board", json=_table(STING))
+    assert card_game.status_code == 400 and "no board to draw" in card_game.json()["error"]
+
+
 # Bad files whose fault belongs to files: a request carries Unicode text, and an empty text is not an empty file.
 FILE_ONLY = {"not_utf8.yaml", "empty.yaml"}
 

@@ -652,14 +652,18 @@ class Dfm:
 
     def web_extras(self) -> dict[str, Any]:
         """What the explorer's Duel form (form.js beside this module) offers: a blank table, factions, allies and
-        their owners, races, ally states, token places; a question's `card` is a list (a row and a card)."""
+        their owners, races, ally states, token places; a question's `card` is a list (a row and a card); the
+        answers page draws its board step by step (/api/board)."""
         blank = {"title": "A Duel table", "chapter": 1, "turn": "fellowship",
                  "state": {"tokens": {"fellowship": 0, "sauron": 0, "box": 8},
                            "allies": {"fellowship": {"hidden": []}, "sauron": {"hidden": []}}},
                  "actions": [], "questions": []}
-        return {"blank": blank, "form": True, "card_list": True, "factions": list(FACTIONS), "allies": ALLIES,
-                "races": list(RACES), "ally_states": list(ALLY_STATES), "token_places": list(TOKEN_PLACES),
-                "regions": list(REGIONS), "tiles": list(TILES)}
+        board = {"about": "The layout (face-up cards light, face-down dark, the cards that can be taken outlined in "
+                          "green, Power tokens in gold), the token places and stacks, and the board's regions with "
+                          "units, Fortresses and tiles, as the encodings find them after each step."}
+        return {"blank": blank, "form": True, "card_list": True, "board": board, "factions": list(FACTIONS),
+                "allies": ALLIES, "races": list(RACES), "ally_states": list(ALLY_STATES),
+                "token_places": list(TOKEN_PLACES), "regions": list(REGIONS), "tiles": list(TILES)}
 
     def _player(self, action: Action) -> str:
         return action[2].split(" ", 1)[0]

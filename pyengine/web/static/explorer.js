@@ -710,6 +710,7 @@ const Explorer = (() => {
 
     async function answer() {
       const choice = {readings: {...chosen}, profile: profile || undefined};
+      if (refreshBoard) refreshBoard();
       const plays = document.getElementById("plays");
       const questions = document.getElementById("questions");
       plays.setAttribute("aria-busy", "true");
@@ -733,10 +734,55 @@ const Explorer = (() => {
       plays.setAttribute("aria-busy", "false");
     }
 
+    // A game that draws its board redraws it with the answers, under the same readings.
+    const refreshBoard = game.board ? boardSteps(table, () => ({readings: {...chosen}, profile: profile || undefined}))
+      : null;
     answer();
     call("/api/compare", {scenario: table, name: "table"}).then(
       (result) => document.getElementById("compare").replaceChildren(compareTable(result)),
       (e) => document.getElementById("compare").replaceChildren(el("p", {class: "errors", text: e.message})));
+  }
+
+  // The board of a game that draws one, moment by moment: the server draws each moment as SVG, shown as an image
+  // whose text alternative says the moment, with the step that led to it and the assumptions drawn under.
+  function boardSteps(table, choice) {
+    document.getElementById("board-section").hidden = false;
+    document.getElementById("board-about").textContent = GAMES[table.game].board.about;
+    const select = document.getElementById("board-moment");
+    const status = document.getElementById("board-status");
+    const picture = document.getElementById("board-picture");
+    const previous = document.getElementById("board-previous");
+    const next = document.getElementById("board-next");
+    async function show(moment) {
+      try {
+        const found = await call("/api/board", {scenario: table, name: "table", moment, ...choice()});
+        const shown = found.board.moments[0];
+        if (select.options.length !== found.steps.length) {
+          select.replaceChildren(...found.steps.map((s) => el("option", {value: s.moment,
+            text: s.moment ? `after step ${s.moment}: ${s.words} (${s.outcome})` : "the start"})));
+        }
+        select.value = String(shown.moment);
+        previous.disabled = shown.moment === 0;
+        next.disabled = shown.moment === found.steps.length - 1;
+        const step = shown.step;
+        const said = step ? `After step ${step.step}: ${step.words}, ${step.outcome}` +
+          (step.rules.length ? ` by ${step.rules.join(", ")}` : "") : "At the start";
+        status.textContent = `${said}. Chapter ${shown.chapter}${shown.turn ? `, ${shown.turn}'s turn` : ""}` +
+          (shown.winner ? `; ${shown.winner} has won` : shown.drawn ? "; the game ended in a draw" : "") + ".";
+        const label = `The board ${step ? `after step ${step.step}` : "at the start"}: ` +
+          `Power tokens ${Object.entries(shown.tokens).map(([p, n]) => `${p} ${n}`).join(", ")}`;
+        picture.replaceChildren(el("img", {alt: label, src: `data:image/svg+xml;charset=utf-8,${encodeURIComponent(found.svg)}`}));
+        document.getElementById("board-assumptions").replaceChildren(assumed(shown.assumptions) || "");
+      } catch (e) {
+        status.textContent = "";
+        picture.replaceChildren(el("p", {class: "errors", text: (e.errors || [e.message]).join("; ")}));
+      }
+    }
+    select.onchange = () => show(Number(select.value));
+    previous.onclick = () => show(Math.max(0, Number(select.value) - 1));
+    next.onclick = () => show(Number(select.value) + 1);
+    // Drawn again at the moment shown (after the last step at first).
+    return () => show(select.value === "" ? undefined : Number(select.value));
   }
 
   // -- the disagreements ------------------------------------------------------------------------------------
