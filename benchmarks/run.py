@@ -53,7 +53,8 @@ TARGETS: dict[str, list[tuple[str, str, float]]] = {
     "cli_cold_readings": [("median_ms", "<", 100.0)],
     "cli_cold_check_one_scenario": [("median_ms", "<=", 150.0)],
     "batch_check": [("per_second", ">=", 2000.0), ("peak_rss_mb", "<", 300.0)],
-    "server_plays_200_requests_concurrency_8": [("per_second", ">=", 300.0), ("p95_ms", "<=", 25.0)],
+    # Issue 28's target for the server on a table it keeps (issue 17's was 300 /s, p95 25 ms).
+    "server_plays_concurrency_8": [("per_second", ">=", 500.0), ("p95_ms", "<=", 20.0)],
     "server_start_to_first_answer": [("median_ms", "<", 2000.0)],
     # Issue 28's targets for a table grounded once (the first two also on a ratio to the plain-Python baseline).
     "table_query_2x20": [("median_ms", "<=", 0.5), ("ratio", "<=", 6.0)],
@@ -213,17 +214,21 @@ def _command(*args: str) -> list[str]:
 
 
 def bench_cold(catalog: str, cards: list[Any], folder: Path, repeats: int) -> list[dict[str, Any]]:
-    """The command line from process start to exit: `--help`, `readings`, and `check` of one 2x20 scenario."""
+    """The command line from process start to exit: `--help`, `readings`, and `check` of one 2x20 scenario, with
+    Python's bytecode cache written by the first run and read by the others, as a user's installation has it (an
+    environment that sets PYTHONDONTWRITEBYTECODE, as this workplace does, compiles every module at each start:
+    40-60 ms of a cold `check`)."""
+    environment = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
     path = folder / "cold.yaml"
     path.write_text(yaml.safe_dump(generated_state(random.Random(1), catalog, cards, 20)), encoding="utf-8")
     results = []
     for name, args in (("cli_cold_help", ["--help"]), ("cli_cold_readings", ["readings"]),
                        ("cli_cold_check_one_scenario", ["check", str(path)])):
-        subprocess.run(_command(*args), check=True, capture_output=True)
+        subprocess.run(_command(*args), check=True, capture_output=True, env=environment)
         times = []
         for _ in range(repeats):
             started = time.perf_counter()
-            subprocess.run(_command(*args), check=True, capture_output=True)
+            subprocess.run(_command(*args), check=True, capture_output=True, env=environment)
             times.append((time.perf_counter() - started) * 1000)
         results.append({"name": name, "median_ms": round(statistics.median(times), 1), "baseline_ms": None,
                         "ratio": None})
@@ -339,7 +344,7 @@ def bench_server(catalog: str, cards: list[Any], repeats: int, requests: int) ->
             seconds = time.perf_counter() - begun
             client.close()
             latencies = [ms for ms, _ in outcomes]
-            results.append({"name": f"server_plays_{requests}_requests_concurrency_{concurrency}",
+            results.append({"name": f"server_plays_concurrency_{concurrency}",
                             "median_ms": round(_percentile(latencies, 0.5), 1), "baseline_ms": None, "ratio": None,
                             "p95_ms": round(_percentile(latencies, 0.95), 1),
                             "per_second": round(requests / seconds, 1), "items": requests,

@@ -294,11 +294,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
 
 
 def _listen(host: str, port: int) -> socket.socket:
-    """The server's socket, bound before anything is printed, so that a port in use is one line of error."""
+    """The server's socket, bound before anything is printed, so that a port in use is one line of error. Its
+    connections send at once (TCP_NODELAY, which Linux gives every accepted connection of a listening socket that
+    has it): uvicorn writes a response's head and body apart, and without it the body of every request after the
+    first on a kept-alive connection waited for the client's delayed acknowledgement, 40 ms a request."""
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         listening = socket.socket(family, socket.SOCK_STREAM)
         listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        if family in (socket.AF_INET, socket.AF_INET6):
+            listening.setsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY, 1)
         listening.bind((host, port))
     except OSError as error:
         raise InputError(f"cannot listen on {host}:{port}: {error.strerror or error}", field="--port",

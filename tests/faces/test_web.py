@@ -437,3 +437,21 @@ def test_a_worker_grounds_a_table_once_for_every_request_about_it(monkeypatch: p
     duel = (ROOT / "examples" / "dfm_warg_and_elrond.yaml").read_text(encoding="utf-8")
     jobs.plays({"scenario": duel, "player": "sauron"})
     assert len(built) == 4 and len(jobs._TABLES) == 4  # a Duel table is answered afresh, never kept
+
+
+def test_the_servers_connections_send_at_once() -> None:
+    """Each accepted connection has TCP_NODELAY: without it every request after the first on a kept-alive
+    connection waited 40 ms for the client's delayed acknowledgement (benchmarks/README.md, issue 28)."""
+    import socket
+
+    from pyengine.cli.commands import _listen
+
+    listening = _listen("127.0.0.1", 0)
+    try:
+        client = socket.create_connection(listening.getsockname()[:2])
+        accepted, _ = listening.accept()
+        assert accepted.getsockopt(socket.IPPROTO_TCP, socket.TCP_NODELAY) != 0
+        accepted.close()
+        client.close()
+    finally:
+        listening.close()
