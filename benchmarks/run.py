@@ -210,7 +210,9 @@ def bench_tables(catalog: str, cards: list[Any], repeats: int) -> list[dict[str,
 
 
 def _command(*args: str) -> list[str]:
-    return [sys.executable, "-m", "pyengine", *args]
+    """The `pyengine` program as a user runs it: its console script beside this Python where it is installed."""
+    script = Path(sys.executable).with_name("pyengine")
+    return [str(script), *args] if script.is_file() else [sys.executable, "-m", "pyengine", *args]
 
 
 def bench_cold(catalog: str, cards: list[Any], folder: Path, repeats: int) -> list[dict[str, Any]]:

@@ -1,3 +1,3 @@
-from pyengine.cli import main
+from pyengine.cli import command
 
-raise SystemExit(main())
+command()

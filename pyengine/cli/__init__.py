@@ -17,7 +17,7 @@ import sys
 from typing import Any
 
 from pyengine.cli.commands import reading_pairs
-from pyengine.cli.parser import build_parser
+from pyengine.cli.parser import build_parser, command_named
 from pyengine.core.errors import DefectError, InputError
 from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, limits
 from pyengine.core.text import printable
@@ -91,13 +91,28 @@ def _bounded(args: argparse.Namespace) -> int:
     return code
 
 
+def command() -> None:
+    """The `pyengine` program (its console script and `python -m pyengine`): `main` in a process that ends with
+    the command, so a run of one file is bounded in this process instead of a worker (limits.one_unit_here); a unit
+    stopped at its deadline is still grounding in its thread, so the process ends at once, its output written."""
+    import threading
+
+    limits.one_unit_here = True
+    code = main()
+    if any(t.name == "pyengine-unit" and t.is_alive() for t in threading.enumerate()):
+        sys.stdout.flush()
+        sys.stderr.flush()
+        os._exit(code)
+    raise SystemExit(code)
+
+
 def main(argv: list[str] | None = None) -> int:
     """The command line, with the exit codes of this module's text."""
     for stream in (sys.stdout, sys.stderr):
         if hasattr(stream, "reconfigure"):
             stream.reconfigure(errors="backslashreplace")
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    arguments = sys.argv[1:] if argv is None else argv
+    args = build_parser(command_named(arguments)).parse_args(arguments)
     limits.max_instances = args.max_instances
     limits.memory_mb = args.memory
     limits.solve_seconds = args.timeout or LONG_COMMANDS.get(args.command, DEFAULT_LIMITS.solve_seconds)

@@ -6,10 +6,9 @@ from __future__ import annotations
 import argparse
 import json
 import os
-import socket
 import sys
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from pyengine.cli.progress import progress
 from pyengine.core.errors import InputError
@@ -17,6 +16,9 @@ from pyengine.core.limits import DEFAULT_LIMITS
 from pyengine.core.resources import existing_dirs, scenario_dirs
 from pyengine.core.results import FileErrors
 from pyengine.games import importer
+
+if TYPE_CHECKING:
+    import socket
 
 
 def _api() -> Any:
@@ -298,6 +300,8 @@ def _listen(host: str, port: int) -> socket.socket:
     connections send at once (TCP_NODELAY, which Linux gives every accepted connection of a listening socket that
     has it): uvicorn writes a response's head and body apart, and without it the body of every request after the
     first on a kept-alive connection waited for the client's delayed acknowledgement, 40 ms a request."""
+    import socket
+
     try:
         family = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM)[0][0]
         listening = socket.socket(family, socket.SOCK_STREAM)

@@ -25,6 +25,10 @@ class Limits:
     max_cards: int = 2000
     # The largest reply a server's worker sends back (JSON text, bytes).
     max_reply_bytes: int = 8_000_000
+    # Whether a run of one unit of work may do it in this process, bounded there (pyengine.run.runner.run_here):
+    # the command line sets it, as its process ends with the command; a program using the API keeps its own
+    # process's limits untouched and its units in workers.
+    one_unit_here: bool = False
 
 
 # The longest --timeout accepted, and the largest memory ceiling (MB).

@@ -131,8 +131,14 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
     """Each file's result in input order, the files answered BATCH_FILES at a time on `workers` processes, or
     on the Dask cluster at the address `dask` (pyengine.run.cluster); a file that could not be answered (its input
     errors, a bound it reached, a dead worker) gives its FileErrors in its place."""
+    from pyengine.core.limits import limits
+    from pyengine.run.runner import Failure, run_here
+
+    if len(jobs) == 1 and dask is None and limits.one_unit_here:  # a command's one file: no worker to start
+        result = run_here(one, jobs[0], limits.solve_seconds, limits.memory_mb)
+        return [file_errors(str(jobs[0][0]), result.error(str(jobs[0][0]))) if isinstance(result, Failure)
+                else result]
     from pyengine.core.batch import batched
-    from pyengine.run.runner import Failure
 
     # On local workers the files are spread evenly (53 files on 2 workers: 27 and 26, not 32 and 21).
     chunks = batched(jobs, BATCH_FILES if dask is not None else min(BATCH_FILES, -(-len(jobs) // max(1, workers))))

@@ -12,15 +12,14 @@ seen for the life of a process (a batch's keyed atoms are new symbols each time)
 
 from __future__ import annotations
 
-import multiprocessing
 import os
 import resource
 import signal
+import threading
 import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
-from multiprocessing.connection import Connection, wait
 from typing import TYPE_CHECKING, Any
 
 from pyengine.core.errors import BoundError, DefectError, InputError
@@ -28,6 +27,7 @@ from pyengine.core.limits import limits
 
 if TYPE_CHECKING:
     import asyncio
+    from multiprocessing.connection import Connection
 
 RECYCLE_AFTER = 500
 
@@ -99,12 +99,7 @@ def limit_memory(megabytes: int) -> None:
     """Cap this process's address space at what it holds now plus `megabytes` (the memory ceiling): a forked
     worker starts with its parent's address space, which a long-lived parent (a test run, a program using the
     API, a Dask worker) may have grown far past the ceiling itself."""
-    try:
-        with open("/proc/self/statm", encoding="ascii") as statm:
-            held = int(statm.read().split()[0]) * resource.getpagesize()
-    except (OSError, ValueError, IndexError):  # no /proc: the ceiling alone
-        held = 0
-    ceiling = held + megabytes * 1024 * 1024
+    ceiling = _address_space() + megabytes * 1024 * 1024
     resource.setrlimit(resource.RLIMIT_AS, (ceiling, ceiling))
 
 
@@ -167,6 +162,8 @@ class _Slot:
     """One worker process and the unit it is working on."""
 
     def __init__(self, function: Callable[[Any], Any], megabytes: int, start_method: str = "fork"):
+        import multiprocessing
+
         context = multiprocessing.get_context(start_method)
         self.conn, child = context.Pipe()
         self.process = context.Process(target=_worker, args=(child, function, megabytes), daemon=True)
@@ -210,6 +207,8 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
     bound in `bounds`) and `limits.memory_mb`; a unit that does not finish gives a Failure in its place. With
     `keep`, idle workers are kept for the next call with the same function and ceiling instead of being
     stopped."""
+    from multiprocessing.connection import wait
+
     megabytes = limits.memory_mb
     seconds_of = bounds or [limits.solve_seconds] * len(jobs)
     results: list[Any] = [None] * len(jobs)
@@ -254,6 +253,45 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
     return results
 
 
+def run_here(function: Callable[[Any], Any], job: Any, seconds: float, megabytes: int) -> Any:
+    """`function(job)` in this process, for a command whose run is this one unit (limits.one_unit_here): in a
+    thread of its own, waited for `seconds`, under the memory ceiling as the soft limit of this process's address
+    space while it runs (what it holds now plus `megabytes`); a Failure where it overran, ran out of memory or
+    failed, as a worker's would be. No fork, no pipe: a cold command saves the worker's start. A unit stopped at its
+    deadline leaves its thread to end with the command's process (clingo cannot be interrupted while it grounds)."""
+    soft, hard = resource.getrlimit(resource.RLIMIT_AS)
+    outcome: list[Any] = []
+
+    def work() -> None:
+        # The ceiling is set once the thread exists (starting a thread reserves its stack and thread-local data).
+        ceiling = _address_space() + megabytes * 1024 * 1024
+        try:
+            resource.setrlimit(resource.RLIMIT_AS, (ceiling if hard == resource.RLIM_INFINITY else min(ceiling, hard),
+                                                    hard))
+            outcome.append(function(job))
+        except Exception as error:  # a bound or a defect: one line for this unit, as in a worker
+            outcome.append(Failure(failure_message(error, megabytes)))
+
+    try:
+        thread = threading.Thread(target=work, name="pyengine-unit", daemon=True)
+        thread.start()
+        thread.join(seconds)
+    finally:
+        resource.setrlimit(resource.RLIMIT_AS, (soft, hard))
+    if not outcome:
+        return Failure(f"stopped: the work took longer than {seconds:g} s (--timeout)")
+    return outcome[0]
+
+
+def _address_space() -> int:
+    """The bytes of address space this process holds (0 where /proc is missing: the ceiling alone)."""
+    try:
+        with open("/proc/self/statm", encoding="ascii") as statm:
+            return int(statm.read().split()[0]) * resource.getpagesize()
+    except (OSError, ValueError, IndexError):
+        return 0
+
+
 class Busy(Exception):
     """A call the pool refused to queue: too many calls already wait, or none came free within the wait bound."""
 
@@ -282,6 +320,8 @@ class WorkerPool:
 
     def start(self) -> None:
         """Start the fork server and the workers (call before the server starts threads)."""
+        import multiprocessing
+
         multiprocessing.get_context("forkserver").set_forkserver_preload(self.preload)
         for _ in range(self.size):
             self.free.put_nowait(self._new_slot())

@@ -340,3 +340,22 @@ def test_progress_on_a_terminal_ends_with_a_summary_line(monkeypatch: pytest.Mon
     quiet(1, 2)
     quiet.finish()
     assert piped.getvalue() == ""
+
+
+def test_a_command_is_parsed_by_its_own_parser_as_by_the_whole_one() -> None:
+    """The program builds only the parser of the command it runs (a cold start's tenth); COMMAND_NAMES is
+    every command of the whole parser, and a command's arguments read the same either way."""
+    import argparse
+
+    from pyengine.cli.parser import COMMAND_NAMES, build_parser, command_named
+
+    whole = build_parser()
+    [commands] = [a for a in whole._actions if isinstance(a, argparse._SubParsersAction)]
+    assert tuple(commands.choices) == COMMAND_NAMES
+    arguments = ["--timeout", "5", "check", "a.yaml", "--jobs", "1", "--reading", "x=y", "--json"]
+    assert command_named(arguments) == "check"
+    own = vars(build_parser("check").parse_args(arguments))
+    assert {k: v for k, v in own.items() if k != "func"} == {k: v for k, v in vars(whole.parse_args(arguments)).items()
+                                                              if k != "func"}
+    assert command_named(["--help"]) is None and command_named(["completion", "bash"]) is None
+    assert command_named(["explain", "check"]) == "explain"

@@ -508,3 +508,34 @@ def test_the_quick_and_the_marked_yaml_readings_accept_the_same_files(tmp_path: 
 def _pyengine(*args: str, env: dict[str, str] | None = None, timeout: float = 60) -> subprocess.CompletedProcess[str]:
     return subprocess.run([sys.executable, "-m", "pyengine", *args], cwd=ROOT, capture_output=True, text=True,
                           env={**os.environ, **(env or {})}, timeout=timeout, check=False)
+
+
+# -- 6. a command's one unit in its own process ------------------------------------------------------------------
+
+def test_one_unit_in_the_commands_process_keeps_its_bounds() -> None:
+    """run_here (a command's one file, bounded without a worker): its value; a unit past its deadline or over the
+    memory ceiling is a Failure naming the bound, and the process's own memory limit is as it was after."""
+    import resource
+
+    from pyengine.run.runner import Failure, run_here
+
+    before = resource.getrlimit(resource.RLIMIT_AS)
+    assert run_here(lambda job: job * 2, 21, 5.0, 256) == 42
+    slow = run_here(lambda _: time.sleep(2), None, 0.1, 256)
+    assert isinstance(slow, Failure) and slow.message == "stopped: the work took longer than 0.1 s (--timeout)"
+    hungry = run_here(lambda _: bytearray(600 * 1024 * 1024), None, 5.0, 128)
+    assert isinstance(hungry, Failure) and "memory ceiling of 128 MB (--memory)" in hungry.message
+    assert isinstance(run_here(lambda _: 1 / 0, None, 5.0, 256), Failure)
+    assert resource.getrlimit(resource.RLIMIT_AS) == before
+
+
+def test_a_command_whose_one_file_overran_exits_with_the_bound_at_once() -> None:
+    """The command line checks one file in its own process; stopped at --timeout while clingo still grounds in
+    its thread, it reports the bound and ends at once (exit 3), without a crash of the grounding thread."""
+    started = time.monotonic()
+    done = _pyengine("check", str(SCENARIOS / "dfm" / "plays.yaml"), "--timeout", "0.05")
+    assert done.returncode == 3, done.stderr
+    assert "longer than 0.05 s (--timeout)" in done.stderr and "FATAL" not in done.stderr
+    assert time.monotonic() - started < 10
+    passed = _pyengine("check", str(STING))
+    assert passed.returncode == 0 and "passed, 0 failed" in passed.stdout
