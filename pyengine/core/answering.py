@@ -52,7 +52,8 @@ def load(source: str | Path | dict[str, Any] | None = None, name: str | None = N
     if isinstance(source, str | Path):
         path = Path(source)
         file = name or str(source)
-        return build_from_file(path, lambda data: scenario_from_data(data, file, path.stem, questions_required=False))
+        return build_from_file(path, lambda data: scenario_from_data(data, file, path.stem, questions_required=False,
+                                                                     checked=True))
     if isinstance(source, dict):
         return scenario_from_data(source, name or "<data>", questions_required=False)
     raise InputError(f"cannot read a scenario from {type(source).__name__}", field="source",

@@ -104,7 +104,7 @@ def _play_sets(q: Fields) -> dict[str, list[str]] | None:
 
 def load_scenario(path: Path) -> Scenario:
     """Read and validate one scenario file; every problem is an InputError with its line."""
-    return build_from_file(path, lambda data: scenario_from_data(data, str(path), path.stem))
+    return build_from_file(path, lambda data: scenario_from_data(data, str(path), path.stem, checked=True))
 
 
 # The most errors one file reports; past it the rest of the file is not read.
@@ -131,12 +131,14 @@ class _Collected:
 
 
 def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
-                       questions_required: bool = True) -> Scenario:
+                       questions_required: bool = True, checked: bool = False) -> Scenario:
     """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
     (`pyengine plays`, the API) may come without questions. Every problem is an InputError; the parts that can be
     read apart (the title's cites and readings, the state, each question) are all read, so a file reports each
-    of their errors at once (InputErrors, up to MAX_FILE_ERRORS)."""
-    check_data(data, file)
+    of their errors at once (InputErrors, up to MAX_FILE_ERRORS). Data read from a file by yamlio.load_file was
+    checked there (`checked`); other data is checked here (yamlio.check_data)."""
+    if not checked:
+        check_data(data, file)
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
     game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
     top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)

@@ -212,14 +212,20 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
         stack.extend((child, depth + 1, False) for child in _children(node))
 
 
+# A character no string of data may hold: NUL, or a lone surrogate.
+_BAD_CHARACTER = re.compile("[\x00\ud800-\udfff]")
+
+
 def _text_problem(text: str) -> str | None:
     """Why a string cannot be data here: a NUL (clingo cannot hold it) or a lone surrogate (valid JSON, but no
-    character: it cannot be encoded), else None."""
-    if "\x00" in text:
+    character: it cannot be encoded), else None (one scan of the text; a check of every character in Python was
+    a tenth of a batch's reading of its files)."""
+    found = _BAD_CHARACTER.search(text)
+    if found is None:
+        return None
+    if found.group() == "\x00" or "\x00" in text:
         return "holds a NUL character"
-    if any("\ud800" <= c <= "\udfff" for c in text):
-        return "holds a lone surrogate (\\ud800-\\udfff), which is not a character"
-    return None
+    return "holds a lone surrogate (\\ud800-\\udfff), which is not a character"
 
 
 def check_data(data: Any, source: str, max_nodes: int = MAX_NODES) -> None:
