@@ -101,7 +101,9 @@ def _load_scenario(page, explorer: str, path: Path) -> None:  # type: ignore[no-
     page.locator("#load-file").set_input_files(str(path))
     page.wait_for_function("(game) => document.getElementById('yaml').value.startsWith('game: ' + game)",
                            arg=path.read_text(encoding="utf-8").split("game:")[1].split()[0])
-    page.wait_for_function("() => !document.getElementById('yaml').value.includes('title: A table')")
+    # The file is read by the server (/api/parse) in a worker, which on a loaded CI machine may still be answering
+    # a page an earlier test closed (its every-reading matrix): the wait allows for that.
+    page.wait_for_function("() => !document.getElementById('yaml').value.includes('title: A table')", timeout=60_000)
 
 
 def test_a_judge_builds_the_second_sting_table(page, explorer: str, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
