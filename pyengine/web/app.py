@@ -254,6 +254,26 @@ def _server(request: Request) -> Server:
 
 # -- the JSON API ---------------------------------------------------------------------------------------------
 
+# How often a request's work checks that its client is still there, in seconds; the status it ends with when not.
+DISCONNECT_POLL_SECONDS = 0.2
+CLIENT_GONE = 499
+
+
+async def _unless_gone(request: Request, work: Awaitable[Any]) -> Any:
+    """The work's result, or None once its client has gone away: the work is cancelled then, and a worker still
+    running it is retired (WorkerPool.call), so that a page closed or left before its answers came (an every-reading
+    matrix of a Duel table takes seconds) does not keep a worker from the next request."""
+    task = asyncio.ensure_future(work)
+    while True:
+        done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL_SECONDS)
+        if done:
+            return task.result()
+        if await request.is_disconnected():
+            task.cancel()
+            await asyncio.gather(task, return_exceptions=True)
+            return None
+
+
 def post(kind: str, search: bool = False) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint whose job runs in a worker (`search`: within the server's search bound, not its solve bound)."""
     async def endpoint(request: Request) -> Response:
@@ -262,7 +282,11 @@ def post(kind: str, search: bool = False) -> Callable[[Request], Awaitable[Respo
         except InputError as error:
             return _error(400, [str(error)])
         server = _server(request)
-        status, reply = await server.run(kind, data, server.settings.search_seconds if search else None)
+        answered = await _unless_gone(request, server.run(kind, data, server.settings.search_seconds if search
+                                                          else None))
+        if answered is None:  # nobody is waiting for it any more
+            return Response(status_code=CLIENT_GONE)
+        status, reply = answered
         if status == 200:
             return Response(reply, media_type="application/json")
         if status == 503:
