@@ -262,7 +262,7 @@ CLIENT_GONE = 499
 async def _unless_gone(request: Request, work: Awaitable[Any]) -> Any:
     """The work's result, or None once its client has gone away: the work is cancelled then, and a worker still
     running it is retired (WorkerPool.call), so that a page closed or left before its answers came (an every-reading
-    matrix of a Duel table takes seconds) does not keep a worker from the next request."""
+    matrix of a game over moments takes seconds) does not keep a worker from the next request."""
     task = asyncio.ensure_future(work)
     while True:
         done, _ = await asyncio.wait({task}, timeout=DISCONNECT_POLL_SECONDS)
