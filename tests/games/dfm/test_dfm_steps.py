@@ -156,36 +156,6 @@ def test_units_sharing_a_timeline_are_grounded_once_and_solved_without_choices(m
     assert shared > 0 and all(choices == 0 for _, choices in solves)
 
 
-def test_no_body_literal_of_the_duel_has_an_anonymous_variable() -> None:
-    """The grounder keeps a projection rule for every body literal with an anonymous variable `_` (outside
-    aggregates) and grounds it again in every ground call, whichever part it is in: measured, 300 of them cost
-    2.6 ms a call, and a Duel game is two calls a moment. The Duel's rules name their don't-care variables (`_P`)."""
-    from pyengine.games import game as one_game
-
-    kinds = frozenset(one_game("dfm").kind_files)
-    found = []
-    for statement in program("dfm", kinds):
-        if statement.ast_type != ast.ASTType.Rule:
-            continue
-        for literal in statement.body:
-            if literal.ast_type == ast.ASTType.Literal and "_" in _variables(literal.atom):
-                found.append(f"{statement.location.begin.filename}:{statement.location.begin.line}: {literal}")
-    assert found == []
-
-
-def _variables(node: Any) -> set[str]:
-    """The names of the variables in an AST node."""
-    names: set[str] = set()
-
-    class Collect(ast.Transformer):
-        def visit_Variable(self, variable: ast.AST) -> ast.AST:
-            names.add(variable.name)
-            return variable
-
-    Collect()(node)
-    return names
-
-
 def test_the_loaders_board_names_are_the_knowledge_bases() -> None:
     """pyengine.games.dfm.game refuses region and tile names outside the board; its lists are the board_region/1 and
     tile_region/2 facts of facts/dfm/base_game.lp, and the allies and races its ally/2 and race/2 facts."""
