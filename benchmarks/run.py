@@ -20,10 +20,12 @@ action). Each figure with a target carries it (`target`) and whether this run me
 from __future__ import annotations
 
 import argparse
+import atexit
 import json
 import os
 import random
 import resource
+import shutil
 import statistics
 import subprocess
 import sys
@@ -94,6 +96,7 @@ def catalog_cards() -> tuple[str, list[Any]]:
         from pyengine.games.lotr import importer as gemp
 
         folder = Path(tempfile.mkdtemp(prefix="pyengine-bench-"))
+        atexit.register(shutil.rmtree, folder, ignore_errors=True)  # the run's store goes with the run
         os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
         cards = gemp.read_cards(GEMP)
         store.write_source("gemp", "lotr", str(GEMP), cards, gemp.report(cards))
