@@ -159,7 +159,7 @@ def board_of(scenario: Scenario, overrides: Choices | None = None, moment: int |
     atoms = solve("dfm", facts, frozenset(), (Path(rules_dir(), "dfm", "board.lp"),))
     shown = Atoms(atoms)
     wanted = range(steps + 1) if moment is None else [moment]
-    moments = [_moment(scenario, shown, t, kb) for t in wanted]
+    moments = [_read_moment(scenario, shown, t, kb) for t in wanted]
     used = sorted({a for m in moments for a in m.assumptions})
     return BoardResult(scenario.path, scenario.title, dict(sorted(readings.items())), moments,
                        {a: kb.assumptions[a] for a in used if a in kb.assumptions})
@@ -192,7 +192,7 @@ def _value(symbol: clingo.Symbol) -> Any:
     return (symbol.name, *(_value(a) for a in symbol.arguments))
 
 
-def _moment(scenario: Scenario, atoms: Atoms, t: int, kb: kbase.KnowledgeBase) -> BoardMoment:
+def _read_moment(scenario: Scenario, atoms: Atoms, t: int, kb: kbase.KnowledgeBase) -> BoardMoment:
     """The board at moment t read from the atoms."""
     chapter = next((c for (c,) in atoms.at("chapter_at", t)), 0)
     values = {f: v for f, v in atoms.at("num", t)}
