@@ -72,7 +72,8 @@ def _run(args: argparse.Namespace) -> int:
 
 
 def _bounded(args: argparse.Namespace) -> int:
-    """Run a whole command as one unit of bounded work: what it prints is shown only once it has finished."""
+    """Run a whole command as one unit of bounded work: what it prints is shown only once it has finished; in
+    this process where the command's process ends with it (limits.one_unit_here), else in a worker."""
     from pyengine.run.runner import Failure, run_bounded
 
 
@@ -82,13 +83,32 @@ def _bounded(args: argparse.Namespace) -> int:
             code = _run(args)
         return code, out.getvalue(), err.getvalue()
 
-    [result] = run_bounded(work, [None])
+    if limits.one_unit_here:
+        result = _here(args)
+    else:
+        [result] = run_bounded(work, [None])
     if isinstance(result, Failure):
         return _report(result.error(field=args.command))
     code, out, err = result
     sys.stdout.write(out)
     sys.stderr.write(err)
     return code
+
+
+def _here(args: argparse.Namespace) -> Any:
+    """The command run in this process (runner.run_here), its output held until it has finished: its code, output
+    and errors, or the Failure of its bound. The streams are swapped here, in the thread that reports a bound, so
+    that a unit stopped at its deadline cannot swallow the report."""
+    from pyengine.run.runner import Failure, run_here
+
+    out, err = io.StringIO(), io.StringIO()
+    streams = sys.stdout, sys.stderr
+    sys.stdout, sys.stderr = out, err
+    try:
+        code = run_here(lambda _: _run(args), None, limits.solve_seconds, limits.memory_mb)
+    finally:
+        sys.stdout, sys.stderr = streams
+    return code if isinstance(code, Failure) else (code, out.getvalue(), err.getvalue())
 
 
 def command() -> None:

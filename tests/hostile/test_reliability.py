@@ -534,9 +534,10 @@ def test_one_unit_in_the_commands_process_keeps_its_bounds() -> None:
     assert resource.getrlimit(resource.RLIMIT_AS) == before
 
 
-def test_a_command_whose_one_file_overran_exits_with_the_bound_at_once() -> None:
-    """The command line checks one file in its own process; stopped at --timeout while clingo still grounds in
-    its thread, it reports the bound and ends at once (exit 3), without a crash of the grounding thread."""
+def test_a_command_whose_one_unit_overran_exits_with_the_bound_at_once() -> None:
+    """The command line checks one file, or runs a whole command, in its own process; stopped at --timeout while
+    clingo still grounds in its thread, it reports the bound and ends at once (exit 3), without a crash of the
+    grounding thread."""
     started = time.monotonic()
     done = _pyengine("check", str(SCENARIOS / "dfm" / "plays.yaml"), "--timeout", "0.05")
     assert done.returncode == 3, done.stderr
@@ -544,6 +545,9 @@ def test_a_command_whose_one_file_overran_exits_with_the_bound_at_once() -> None
     assert time.monotonic() - started < 10
     passed = _pyengine("check", str(STING))
     assert passed.returncode == 0 and "passed, 0 failed" in passed.stdout
+    # A whole command (explain) is one unit in its own process too; its report is not swallowed by its output.
+    explained = _pyengine("--timeout", "0.05", "explain", str(SCENARIOS / "dfm" / "plays.yaml"))
+    assert explained.returncode == 3 and "error: explain: stopped: the work took longer than 0.05 s" in explained.stderr
 
 
 def test_work_whose_client_went_away_is_stopped_and_its_worker_retired(tmp_path: Path) -> None:
