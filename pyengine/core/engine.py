@@ -113,8 +113,13 @@ def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
 def program(game: str, kinds: frozenset[str]) -> tuple[ast.AST, ...]:
     """The parsed encodings for these question kinds, parsed once per process and replayed into each Control
     (an #include is read relative to the file that names it)."""
+    return _parsed(tuple(program_files(game, kinds)))
+
+
+def _parsed(paths: tuple[Path, ...]) -> tuple[ast.AST, ...]:
+    """The statements of encoding files, in order."""
     statements: list[ast.AST] = []
-    for path in program_files(game, kinds):
+    for path in paths:
         ast.parse_files([str(path)], statements.append)
     return tuple(statements)
 
@@ -127,12 +132,13 @@ def one_shot_parts(game: str, kinds: frozenset[str], steps: int) -> list[tuple[s
     return [("base", []), *stepwise.parts(steps, stepwise.step_part_names(program(game, kinds)))]
 
 
-def effective_readings(scenario: Scenario, question: Question, overrides: dict[str, str]) -> dict[str, str]:
-    """The choices in force for a question: defaults, then the scenario's, the question's, the command line's."""
+def effective_readings(scenario: Scenario, question: Question | None, overrides: dict[str, str]) -> dict[str, str]:
+    """The choices in force for a question (or, without one, for the table): defaults, then the scenario's, the
+    question's, the command line's."""
     kb = kbase.load(scenario.game.name)
     readings = {name: r.default for name, r in kb.readings.items()}
     readings.update(scenario.readings)
-    readings.update(question.readings)
+    readings.update(question.readings if question is not None else {})
     readings.update(overrides)
     return readings
 
@@ -164,9 +170,7 @@ def _add(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
 @cache
 def view_program(path: Path) -> tuple[ast.AST, ...]:
     """A file of #show statements a view of the answers adds to the encodings (a board's, for one), parsed once."""
-    statements: list[ast.AST] = []
-    ast.parse_files([str(path)], statements.append)
-    return tuple(statements)
+    return _parsed((path,))
 
 
 def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str],
@@ -183,12 +187,14 @@ def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], f
 
 def solve(game: str, facts: list[str], kinds: frozenset[str], views: tuple[Path, ...] = ()) -> list[clingo.Symbol]:
     """Ground and solve the encodings these question kinds need, with these facts; the stable model's shown atoms
-    (and, for a game over moments, those the #show statements of `views` show)."""
+    (and those the #show statements of `views` show)."""
     control = clingo.Control(["--warn=none"])
     if one_game(game).timeline:
         ground_timeline(control, game, kinds, facts, views)
     else:
         _add(control, program(game, kinds))
+        for view in views:
+            _add(control, view_program(view))
         control.add("base", [], "\n".join(facts))
         control.ground([("base", [])])
     satisfiable, shown = bounded_solve(control, "solving")

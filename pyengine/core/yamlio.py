@@ -220,10 +220,9 @@ def _text_problem(text: str) -> str | None:
     """Why a string cannot be data here: a NUL (clingo cannot hold it) or a lone surrogate (valid JSON, but no
     character: it cannot be encoded), else None (one scan of the text; a check of every character in Python was
     a tenth of a batch's reading of its files)."""
-    found = _BAD_CHARACTER.search(text)
-    if found is None:
+    if _BAD_CHARACTER.search(text) is None:
         return None
-    if found.group() == "\x00" or "\x00" in text:
+    if "\x00" in text:
         return "holds a NUL character"
     return "holds a lone surrogate (\\ud800-\\udfff), which is not a character"
 

@@ -24,9 +24,6 @@ from pyengine.core.results import Choices, Result, Source
 from pyengine.core.scenario import Scenario
 from pyengine.games.dfm.game import ALLY_STATES, FACTIONS, RACES, REGIONS, TOKEN_PLACES
 
-# The base-game assumptions every picture rests on: the layout's rows, faces and covering, and the board's regions.
-DRAWN_UNDER = ("chapter_rows", "rows_alternate", "covering", "face_down_turns_up", "board")
-
 
 @dataclass
 class LayoutCard:
@@ -94,7 +91,12 @@ class BoardMoment:
     drawn: bool
     layout: list[list[LayoutCard]]
     tokens: dict[str, int]
+    # Power tokens at a place the picture has no spot for (a connection the scenario does not name, a card of
+    # another chapter's layout), by the place's term: shown as such, never left out.
+    tokens_elsewhere: dict[str, int]
+    # The Alliance tokens left in each race's stack, and the Power tokens an effect placed on a stack.
     stacks: dict[str, int]
+    stack_tokens: dict[str, int]
     coins: dict[str, int]
     reserve: int
     tracks: dict[str, int]
@@ -147,14 +149,14 @@ class BoardResult(Result):
 def board_of(scenario: Scenario, overrides: Choices | None = None, moment: int | None = None) -> BoardResult:
     """The board of a Duel scenario at every moment (only moment `moment`, when given), under its readings overlaid
     by `overrides` (checked choices): pyengine.api.board."""
-    from pyengine.core.engine import reading_facts, solve
+    from pyengine.core.engine import effective_readings, reading_facts, solve
 
     steps = len(scenario.state.actions)
     if moment is not None and not 0 <= moment <= steps:
         raise InputError(f"the scenario has {steps} actions, so no moment {moment}", file=scenario.path, field="moment",
                          expected=f"a moment from 0 (the start) to {steps}")
     kb = kbase.load("dfm")
-    readings = {name: r.default for name, r in kb.readings.items()} | scenario.readings | (overrides or {})
+    readings = effective_readings(scenario, None, overrides or {})
     facts = [*scenario.game.facts(scenario.state, []), *reading_facts(readings)]
     atoms = solve("dfm", facts, frozenset(), (Path(rules_dir(), "dfm", "board.lp"),))
     shown = Atoms(atoms)
@@ -219,18 +221,35 @@ def _read_moment(scenario: Scenario, atoms: Atoms, t: int, kb: kbase.KnowledgeBa
     allies = {p: {s: sorted(f[2] for f in flags if isinstance(f, tuple) and f[:2] == (s, p)) for s in ALLY_STATES}
               for p in FACTIONS}
     step = _step(scenario, atoms, t - 1, kb) if t > 0 else None
-    used = {a for s, a in atoms.all("uses") if s < t}
+    used = {a for s, a in atoms.all("uses") if s < t} | {a for (a,) in atoms.all("drawn_under")}
     return BoardMoment(
         moment=t, step=step, chapter=chapter, turn=next((p for p in FACTIONS if ("turn", p) in flags), None),
         winner=next((p for p, m in atoms.all("won_by") if m == t), None), drawn=(t,) in atoms.all("drawn_by"),
         layout=[rows[r] for r in sorted(rows)],
         tokens={p: values.get(("tok", p), 0) for p in TOKEN_PLACES},
+        tokens_elsewhere=_tokens_elsewhere(values, rows, regions, connections),
         stacks={r: values.get(("stack", r), 0) for r in RACES},
+        stack_tokens={r: n for r in RACES if (n := values.get(("tok", ("stack", r)), 0))},
         coins={p: values.get(("coins", p), 0) for p in FACTIONS}, reserve=values.get("reserve", 0),
         tracks={"nazgul": values.get("nazgul", 0), "ring": values.get("ring", 0)},
         regions=regions, connections=connections,
         allies={p: {s: names for s, names in by.items() if names} for p, by in allies.items()},
-        assumptions=sorted(used | set(DRAWN_UNDER)))
+        assumptions=sorted(used))
+
+
+def _tokens_elsewhere(values: dict[Any, int], rows: dict[int, list[LayoutCard]], regions: list[Region],
+                      connections: list[Connection]) -> dict[str, int]:
+    """The Power tokens at places the moment's picture has no spot for, by the place's term."""
+    drawn = {*TOKEN_PLACES, *(("stack", r) for r in RACES),
+             *(("card", c.row, c.card) for row in rows.values() for c in row),
+             *(("tile", r.tile) for r in regions if r.tile), *(("conn", *c.regions) for c in connections)}
+    return {_place_words(f[1]): v for f, v in values.items()
+            if isinstance(f, tuple) and f[0] == "tok" and v and f[1] not in drawn}
+
+
+def _place_words(place: Any) -> str:
+    """A token place's term in words: a name, or its parts joined (conn lindon arnor)."""
+    return " ".join(str(part) for part in place) if isinstance(place, tuple) else str(place)
 
 
 def _step(scenario: Scenario, atoms: Atoms, step: int, kb: kbase.KnowledgeBase) -> StepDone:
@@ -296,11 +315,13 @@ def draw(moment: BoardMoment, title: str) -> str:
     rows = len(moment.layout)
     y = layout_top + (rows - 1) * ROW_PITCH + CARD_H + 30 if rows else layout_top + 40
     y = max(y, layout_top + 250)
-    parts.append(_text(16, y, "Alliance stacks (Power tokens on each)", 13, weight="bold"))
+    parts.append(_text(16, y, "Alliance stacks: the Alliance tokens in each (and Power tokens placed on it)", 13,
+                       weight="bold"))
     for i, race in enumerate(RACES):
         x = 16 + i * 128
         parts.append(f'<rect x="{x}" y="{y + 8}" width="118" height="30" rx="4" fill="{PAPER}" stroke="{INK}"/>')
-        parts.append(_text(x + 8, y + 28, f"{_words(race)}: {moment.stacks[race]}", 13))
+        placed = f" +{moment.stack_tokens[race]}P" if race in moment.stack_tokens else ""
+        parts.append(_text(x + 8, y + 28, f"{_words(race)}: {moment.stacks[race]}{placed}", 13))
     y += 66
     parts.append(_text(16, y, "The board: units (F Fellowship, S Sauron), Fortresses and Landmark tiles", 13,
                        weight="bold"))
@@ -361,7 +382,9 @@ def _side_panel(moment: BoardMoment, x: int, y: int) -> list[str]:
     lines = [("Power tokens", True), *((f"{_words(p)}: {n}", False) for p, n in moment.tokens.items()),
              ("Coins", True), *((f"{p}: {n}", False) for p, n in moment.coins.items()),
              (f"reserve: {moment.reserve}", False),
-             ("Tracks", True), *((f"{t}: {n}", False) for t, n in moment.tracks.items())]
+             ("Tracks", True), *((f"{t}: {n}", False) for t, n in moment.tracks.items()),
+             *((("Tokens elsewhere", True),) if moment.tokens_elsewhere else ()),
+             *((f"{_words(p)}: {n}", False) for p, n in moment.tokens_elsewhere.items())]
     parts = [f'<rect x="{x - 10}" y="{y - 18}" width="{WIDTH - x}" height="{len(lines) * 19 + 12}" rx="6" '
              f'fill="{PAPER}" stroke="{MUTED}"/>']
     for i, (words, heading) in enumerate(lines):
@@ -421,9 +444,12 @@ def moment_words(moment: BoardMoment) -> str:
         lines.append(f"  row {row[0].row}: " + "  ".join(f"{c.row}.{c.card} {w}" for c, w in zip(row, cards,
                                                                                                 strict=True)))
     stacks = ", ".join(f"{r} {n}" for r, n in moment.stacks.items() if n) or "none"
-    lines.append("  tokens " + ", ".join(f"{_words(p)} {n}" for p, n in moment.tokens.items())
-                 + f"; on stacks {stacks}; coins " + ", ".join(f"{p} {n}" for p, n in moment.coins.items())
-                 + f", reserve {moment.reserve}")
+    placed = "".join(f", {n} on the {r} stack" for r, n in moment.stack_tokens.items())
+    lines.append("  tokens " + ", ".join(f"{_words(p)} {n}" for p, n in moment.tokens.items()) + placed
+                 + f"; Alliance tokens in the stacks {stacks}; coins "
+                 + ", ".join(f"{p} {n}" for p, n in moment.coins.items())
+                 + f", reserve {moment.reserve}"
+                 + "".join(f"; {n} elsewhere, at {p}" for p, n in moment.tokens_elsewhere.items()))
     held = [f"{r.name}: " + ", ".join([*(f"{p} {n} units" for p, n in r.units.items() if n),
                                        *(f"{p}'s Fortress" for p in r.fortresses)])
             for r in moment.regions if any(r.units.values()) or r.fortresses]

@@ -1,5 +1,5 @@
 // The Duel's part of the explorer's table builder (pyengine/web/static/explorer.js draws the rest): the chapter,
-// whose turn, the Power tokens, coins and race stacks, each ally's state, the board (units per region, Fortresses,
+// whose turn, the Power tokens, coins, the Alliance tokens of the race stacks, each ally's state, the board (units per region, Fortresses,
 // connections, open tiles), Alliance tokens, flags, and the actions in order. The explorer
 // calls it with its helpers and this game's configuration (Dfm.web_extras).
 "use strict";
@@ -113,7 +113,7 @@ ExplorerForms.dfm = ({el, numberField}, game, table, redraw) => {
       el("div", {class: "holdings"}, el("h4", {text: "Power tokens"}),
         game.token_places.map((p) => numberField(p, tokens, p, redraw))),
       el("div", {class: "holdings"}, el("h4", {text: "coins"}), game.factions.map((f) => numberField(f, coins, f, redraw))),
-      el("div", {class: "holdings"}, el("h4", {text: "Power tokens on race stacks"}),
+      el("div", {class: "holdings"}, el("h4", {text: "Alliance tokens in the race stacks"}),
         game.races.map((r) => numberField(r, stacks, r, redraw))),
       ...allyBlocks),
     el("fieldset", {class: "dfm-board"}, el("legend", {text: "The board"}), ...unitBlocks,

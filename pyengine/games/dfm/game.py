@@ -800,7 +800,7 @@ class Dfm:
 # The starting state's numbers and facts (init_num/2, init/1) in words, by the fluent's name; {0}, {1} are its
 # arguments.
 FLUENT_WORDS = {
-    "tok": "Power tokens at {0}", "coins": "{0}'s coins", "stack": "Power tokens on the {0} stack",
+    "tok": "Power tokens at {0}", "coins": "{0}'s coins", "stack": "Alliance tokens in the {0} stack",
     "discarded": "{0} cards in the discard pile", "units": "{0}'s units in region {1}",
     "alliance": "{0}'s {1} Alliance tokens", "symbols": "{0}'s {1} race symbols",
     "fortress": "{0}'s Fortress in region {1}",

@@ -130,3 +130,26 @@ def test_a_won_game_and_a_drawn_game_say_so() -> None:
     assert drawn.drawn and drawn.winner is None and drawn.step.rules == ["dfm_game_over"]
     assert "the game ended in a draw" in game.svg(drawn.moment)
     assert all(m.reserve >= 0 for m in game.moments)
+
+
+def _drawn_tokens(moment) -> int:  # type: ignore[no-untyped-def]
+    """Every Power token the moment's picture shows, wherever it lies."""
+    return (sum(moment.tokens.values()) + sum(c.tokens for row in moment.layout for c in row)
+            + sum(r.tile_tokens for r in moment.regions) + sum(c.tokens for c in moment.connections)
+            + sum(moment.stack_tokens.values()) + sum(moment.tokens_elsewhere.values()))
+
+
+def test_every_power_token_is_drawn_somewhere_and_alliance_stacks_apart() -> None:
+    """The picture accounts for all eight Power tokens the encodings count (the warg example's tokens question),
+    a token Shelob placed on a stack beside the stack's Alliance tokens, and a token where the picture has no spot
+    (a connection the scenario does not name) as a token elsewhere, not left out."""
+    allowed = api.board(WARG, readings={"dfm_warg_revealed_exit": "allowed"})
+    assert all(_drawn_tokens(m) == 8 for m in allowed.moments)
+    shelob = api.board(SCENARIOS / "shelob_balrog.yaml").moments[1]
+    assert shelob.stack_tokens == {"elves": 1} and _drawn_tokens(shelob) == 8
+    table = _data(WARG)
+    table["state"]["tokens"]["box"] = 1
+    table["state"]["tokens_at"] = [["connection", "rohan", "gondor", 1]]
+    start = api.board(table, moment=0).moments[0]
+    assert start.tokens_elsewhere == {"conn rohan gondor": 1} and _drawn_tokens(start) == 8
+    assert "conn rohan gondor: 1" in api.board(table, moment=0).svg(0)
