@@ -15,7 +15,6 @@ compares every scenario file's answers by both paths.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache
 from typing import Any
@@ -27,6 +26,7 @@ from pyengine.core.asp import fact
 from pyengine.core.engine import Answer, Unit, answer, program, read_answers, solve, units
 from pyengine.core.limits import bounded_solve
 from pyengine.core.scenario import Scenario
+from pyengine.core.slicing import Signature, applicable, atoms_below, defined, functions, signatures
 
 # The variable and the predicate the rewritten rules carry a unit in (no encoding uses either name).
 UNIT_VARIABLE = "PYENGINE_UNIT"
@@ -34,63 +34,17 @@ UNIT_PREDICATE = "pyengine_unit"
 # A batch holds at most this many facts, so that one batch's Control stays small whatever the inputs.
 MAX_BATCH_FACTS = 60_000
 
-Signature = tuple[str, int]
-
-
-class _Atoms(ast.Transformer):
-    """Collects the signatures of the symbolic atoms below a node."""
-
-    def __init__(self) -> None:
-        self.found: set[Signature] = set()
-
-    def visit_SymbolicAtom(self, node: ast.AST) -> ast.AST:
-        self.found.update(_signatures(node))
-        return node
-
-
-def _functions(atom: ast.AST) -> list[ast.AST]:
-    """The function terms of a symbolic atom (several for a pool such as p(X;Y))."""
-    symbol = atom.symbol
-    if symbol.ast_type == ast.ASTType.Pool:
-        return list(symbol.arguments)
-    return [symbol]
-
-
-def _signatures(atom: ast.AST) -> set[Signature]:
-    found = set()
-    for function in _functions(atom):
-        if function.ast_type != ast.ASTType.Function:
-            raise ValueError(f"a batch cannot key the atom {atom} (line {atom.symbol.location.begin.line})")
-        found.add((function.name, len(function.arguments)))
-    return found
-
-
-def _atoms_below(nodes: Iterable[ast.AST]) -> set[Signature]:
-    collector = _Atoms()
-    for node in nodes:
-        collector(node)
-    return collector.found
-
-
-def _defined(head: ast.AST) -> set[Signature]:
-    """The signatures a rule head defines (a choice's or a disjunction's conditions define nothing)."""
-    if head.ast_type == ast.ASTType.Literal:
-        return _signatures(head.atom) if head.atom.ast_type == ast.ASTType.SymbolicAtom else set()
-    if head.ast_type in (ast.ASTType.Aggregate, ast.ASTType.Disjunction):
-        return _atoms_below(element.literal for element in head.elements)
-    raise ValueError(f"a batch cannot key the rule head {head}")
-
 
 def keyed_signatures(statements: tuple[ast.AST, ...], inputs: frozenset[Signature]) -> frozenset[Signature]:
     """The predicates whose atoms differ between units: the keyed inputs and what rules derive from them."""
-    rules = [(_defined(s.head), _atoms_below([s])) for s in statements if s.ast_type == ast.ASTType.Rule]
+    rules = [(defined(s.head), atoms_below([s])) for s in statements if s.ast_type == ast.ASTType.Rule]
     keyed = set(inputs)
     changed = True
     while changed:
         changed = False
-        for defined, mentioned in rules:
-            if mentioned & keyed and not defined <= keyed:
-                keyed |= defined
+        for heads, mentioned in rules:
+            if mentioned & keyed and not heads <= keyed:
+                keyed |= heads
                 changed = True
     return frozenset(keyed)
 
@@ -102,10 +56,10 @@ class _Key(ast.Transformer):
         self.keyed = keyed
 
     def visit_SymbolicAtom(self, node: ast.AST) -> ast.AST:
-        if not _signatures(node) & self.keyed:
+        if not signatures(node) & self.keyed:
             return node
         unit = ast.Variable(node.symbol.location, UNIT_VARIABLE)
-        keyed = [f.update(arguments=[unit, *f.arguments]) for f in _functions(node)]
+        keyed = [f.update(arguments=[unit, *f.arguments]) for f in functions(node)]
         if node.symbol.ast_type == ast.ASTType.Pool:
             return node.update(symbol=node.symbol.update(arguments=keyed))
         return node.update(symbol=keyed[0])
@@ -115,7 +69,7 @@ def _binds_unit(body: list[ast.AST], keyed: frozenset[Signature]) -> bool:
     """Whether a positive keyed literal of the body itself (not under `not`, an aggregate or a condition) binds
     the unit variable."""
     return any(b.ast_type == ast.ASTType.Literal and b.sign == ast.Sign.NoSign
-               and b.atom.ast_type == ast.ASTType.SymbolicAtom and _signatures(b.atom) & keyed for b in body)
+               and b.atom.ast_type == ast.ASTType.SymbolicAtom and signatures(b.atom) & keyed for b in body)
 
 
 def _key_statement(statement: ast.AST, keyed: frozenset[Signature]) -> ast.AST:
@@ -128,7 +82,7 @@ def _key_statement(statement: ast.AST, keyed: frozenset[Signature]) -> ast.AST:
         return statement
     if kind != ast.ASTType.Rule:
         raise ValueError(f"a batch cannot key the statement {statement}")
-    if not _atoms_below([statement]) & keyed:
+    if not atoms_below([statement]) & keyed:
         return statement
     rewritten = _Key(keyed)(statement)
     if not _binds_unit(statement.body, keyed):
@@ -145,8 +99,8 @@ def keyed_program(game: str, kinds: frozenset[str], inputs: frozenset[Signature]
     (rewritten once per process for each set of input predicates)."""
     # An external exists only where its condition holds: one whose condition no unit of the batch gives (the open
     # reading choices of engine.solve_sides) has no instance here and is left out.
-    statements = tuple(s for s in program(game, kinds)
-                       if s.ast_type != ast.ASTType.External or _atoms_below(s.body) <= inputs)
+    statements = applicable(tuple(s for s in program(game, kinds)
+                                  if s.ast_type != ast.ASTType.External or atoms_below(s.body) <= inputs), inputs)
     keyed = keyed_signatures(statements, inputs)
     return tuple(_key_statement(s, keyed) for s in statements)
 

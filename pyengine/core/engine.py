@@ -20,6 +20,7 @@ from pyengine.core.asp import Const, Fact, fact
 from pyengine.core.limits import bounded_solve
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.scenario import Question, Scenario
+from pyengine.core.slicing import Signature, applicable
 from pyengine.games import LISTING_KINDS
 from pyengine.games import game as one_game
 
@@ -116,6 +117,13 @@ def program(game: str, kinds: frozenset[str]) -> tuple[ast.AST, ...]:
     return _parsed(tuple(program_files(game, kinds)))
 
 
+@lru_cache(maxsize=256)
+def applicable_program(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[ast.AST, ...]:
+    """The encodings for these question kinds without the rules that facts of the `inputs` predicates can never
+    apply (pyengine.core.slicing), sliced once per process for each set of input predicates."""
+    return applicable(program(game, kinds), inputs)
+
+
 def _parsed(paths: tuple[Path, ...]) -> tuple[ast.AST, ...]:
     """The statements of encoding files, in order."""
     statements: list[ast.AST] = []
@@ -185,14 +193,14 @@ def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], f
     stepwise.ground(control, lambda names: _add(control, (s for n in names for s in by_part.get(n, []))))
 
 
-def solve(game: str, facts: list[str], kinds: frozenset[str], views: tuple[Path, ...] = ()) -> list[clingo.Symbol]:
-    """Ground and solve the encodings these question kinds need, with these facts; the stable model's shown atoms
-    (and those the #show statements of `views` show)."""
+def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path, ...] = ()) -> list[clingo.Symbol]:
+    """Ground and solve the encodings these question kinds need, with these facts (of a card game: only the rules
+    they can apply); the stable model's shown atoms (and those the #show statements of `views` show)."""
     control = clingo.Control(["--warn=none"])
     if one_game(game).timeline:
         ground_timeline(control, game, kinds, facts, views)
     else:
-        _add(control, program(game, kinds))
+        _add(control, applicable_program(game, kinds, frozenset((f.name, f.arity) for f in facts)))
         for view in views:
             _add(control, view_program(view))
         control.add("base", [], "\n".join(facts))
