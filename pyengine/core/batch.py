@@ -23,7 +23,17 @@ import clingo
 from clingo import ast
 
 from pyengine.core.asp import fact
-from pyengine.core.engine import Answer, Unit, answer, program, read_answers, solve, units
+from pyengine.core.engine import (
+    Answer,
+    Unit,
+    answer,
+    facts_used,
+    program,
+    read_answers,
+    solve,
+    units,
+    used_predicates,
+)
 from pyengine.core.limits import bounded_solve
 from pyengine.core.scenario import Scenario
 from pyengine.core.slicing import Signature, applicable, atoms_below, defined, functions, signatures
@@ -131,11 +141,13 @@ class BatchFailed(Exception):
 def solve_batch(batch: Batch) -> list[list[clingo.Symbol]]:
     """Ground and solve the batch's units in one Control; each unit's shown atoms, without their unit key."""
     inputs = {(f.name, f.arity) for u in batch.units for f in u.facts}
-    statements = keyed_program(batch.game, frozenset().union(*(u.kinds for u in batch.units)), frozenset(inputs))
+    kinds = frozenset().union(*(u.kinds for u in batch.units))
+    statements = keyed_program(batch.game, kinds, frozenset(inputs))
+    used = used_predicates(batch.game, kinds, frozenset(inputs))
     lines: list[str] = []
     for number, unit in enumerate(batch.units):
         lines.append(fact(UNIT_PREDICATE, number))
-        lines.extend(f.keyed(number) for f in unit.facts)
+        lines.extend(f.keyed(number) for f in facts_used(unit.facts, used))
     control = clingo.Control(["--warn=none"])
     with ast.ProgramBuilder(control) as builder:
         for statement in statements:

@@ -20,7 +20,7 @@ from pyengine.core.asp import Const, Fact, fact
 from pyengine.core.limits import bounded_solve
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.scenario import Question, Scenario
-from pyengine.core.slicing import Signature, applicable
+from pyengine.core.slicing import Signature, applicable, mentioned
 from pyengine.games import LISTING_KINDS
 from pyengine.games import game as one_game
 
@@ -124,6 +124,18 @@ def applicable_program(game: str, kinds: frozenset[str], inputs: frozenset[Signa
     return applicable(program(game, kinds), inputs)
 
 
+@lru_cache(maxsize=256)
+def used_predicates(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> frozenset[Signature] | None:
+    """The predicates applicable_program mentions: facts of the others are left out of its Control (None: keep
+    every fact)."""
+    return mentioned(applicable_program(game, kinds, inputs))
+
+
+def facts_used(facts: list[Fact], used: frozenset[Signature] | None) -> list[Fact]:
+    """The facts of the predicates a program uses (all of them, where `used` is None)."""
+    return facts if used is None else [f for f in facts if (f.name, f.arity) in used]
+
+
 def _parsed(paths: tuple[Path, ...]) -> tuple[ast.AST, ...]:
     """The statements of encoding files, in order."""
     statements: list[ast.AST] = []
@@ -200,10 +212,11 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
     if one_game(game).timeline:
         ground_timeline(control, game, kinds, facts, views)
     else:
-        _add(control, applicable_program(game, kinds, frozenset((f.name, f.arity) for f in facts)))
+        inputs = frozenset((f.name, f.arity) for f in facts)
+        _add(control, applicable_program(game, kinds, inputs))
         for view in views:
             _add(control, view_program(view))
-        control.add("base", [], "\n".join(facts))
+        control.add("base", [], "\n".join(facts_used(facts, None if views else used_predicates(game, kinds, inputs))))
         control.ground([("base", [])])
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:

@@ -88,3 +88,14 @@ def applicable(statements: tuple[ast.AST, ...], inputs: frozenset[Signature]) ->
                 changed = True
     never = {id(s) for s, _, needed in rules if not needed <= possible}
     return tuple(s for s in statements if id(s) not in never and s.ast_type != ast.ASTType.Comment)
+
+
+def mentioned(statements: Iterable[ast.AST]) -> frozenset[Signature] | None:
+    """The predicates the statements mention anywhere (a rule, a condition, a #show): a fact of any other predicate
+    changes neither what is derived nor what is shown. None when no statement says what to show (then clingo shows
+    every atom, each fact's too)."""
+    statements = list(statements)
+    shown = {(s.name, s.arity) for s in statements if s.ast_type == ast.ASTType.ShowSignature}
+    if not shown and not any(s.ast_type == ast.ASTType.ShowTerm for s in statements):
+        return None
+    return frozenset(atoms_below(statements) | shown)

@@ -1,6 +1,6 @@
 """The program slice (pyengine.core.slicing): the rules facts of given predicates can never apply are left out, and
-nothing else; on every LOTR and Marvel scenario file, the slice a question is answered with has the same stable
-model as the whole program."""
+nothing else, and so are the facts of predicates the slice never mentions; on every LOTR and Marvel scenario file,
+the slice and the facts a question is answered with have the same stable model as the whole program and facts."""
 
 from __future__ import annotations
 
@@ -9,11 +9,11 @@ import pytest
 from clingo import ast
 
 from conftest import SCENARIO_FOLDERS
-from pyengine.core.engine import applicable_program, program, units
+from pyengine.core.engine import applicable_program, facts_used, program, units, used_predicates
 from pyengine.core.errors import InputError
 from pyengine.core.limits import bounded_solve
 from pyengine.core.scenario import load_scenario, scenario_files
-from pyengine.core.slicing import applicable
+from pyengine.core.slicing import applicable, mentioned
 
 
 def _statements(text: str) -> tuple[ast.AST, ...]:
@@ -58,6 +58,19 @@ def test_what_an_external_or_a_choice_may_make_true_keeps_the_rules_over_it() ->
                                   "from_fact(X) :- fact_of_the_encoding(X)."]
 
 
+def test_the_predicates_a_program_mentions_are_those_of_its_rules_conditions_and_shows() -> None:
+    text = """
+    a(X) :- given(X), #count { Y : counted(Y) } > 0, not missing(X).
+    b(X) : c(X) :- a(X).
+    #show a/1.
+    #show shown_only/2.
+    """
+    assert mentioned(_statements(text)) == {("a", 1), ("given", 1), ("counted", 1), ("missing", 1), ("b", 1),
+                                            ("c", 1), ("shown_only", 2)}
+    # Without a #show, clingo shows every atom: every fact then counts.
+    assert mentioned(_statements("a(X) :- given(X).")) is None
+
+
 def _shown(statements: tuple[ast.AST, ...], facts: list[str]) -> list[str]:
     control = clingo.Control(["--warn=none"])
     with ast.ProgramBuilder(control) as builder:
@@ -82,8 +95,10 @@ def test_every_scenario_file_has_the_same_model_under_the_slice_as_under_the_who
             continue
         for unit in units(scenario, {}):
             whole = program(game, unit.kinds)
-            sliced = applicable_program(game, unit.kinds, frozenset((f.name, f.arity) for f in unit.facts))
-            assert _shown(sliced, unit.facts) == _shown(whole, unit.facts), (path, unit.kinds)
+            inputs = frozenset((f.name, f.arity) for f in unit.facts)
+            sliced = applicable_program(game, unit.kinds, inputs)
+            used = facts_used(unit.facts, used_predicates(game, unit.kinds, inputs))
+            assert _shown(sliced, used) == _shown(whole, unit.facts), (path, unit.kinds)
             compared += 1
             left_out += sum(s.ast_type == ast.ASTType.Rule for s in whole) - sum(
                 s.ast_type == ast.ASTType.Rule for s in sliced)
