@@ -46,15 +46,17 @@ from pyengine.core.scenario import scenario_from_data
 from pyengine.games.lotr.game import builtin_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
-# Issue 17's targets: figure -> (field, at most | at least, value); a ratio target on the same figure too.
+# The targets: figure -> (field, at most | at least, value); a ratio target on the same figure too. Issue 17's, but
+# where issue 28 set its own for the same figure (a new 2x20 state, the batch; issue 17 asked 2 ms and 20x, and
+# 2,000 files a second, and its note records them not met).
 TARGETS: dict[str, list[tuple[str, str, float]]] = {
-    "query_2x20": [("median_ms", "<=", 2.0), ("ratio", "<=", 20.0)],
+    "query_2x20": [("median_ms", "<=", 5.0)],
     "query_2x100": [("median_ms", "<=", 6.0)],
     "plays_2x20_seven_in_hand": [("median_ms", "<=", 3.0)],
     "cli_cold_help": [("median_ms", "<", 100.0)],
     "cli_cold_readings": [("median_ms", "<", 100.0)],
     "cli_cold_check_one_scenario": [("median_ms", "<=", 150.0)],
-    "batch_check": [("per_second", ">=", 2000.0), ("peak_rss_mb", "<", 300.0)],
+    "batch_check": [("per_second", ">=", 500.0), ("peak_rss_mb", "<", 300.0)],
     # Issue 28's target for the server on a table it keeps (issue 17's was 300 /s, p95 25 ms).
     "server_plays_concurrency_8": [("per_second", ">=", 500.0), ("p95_ms", "<=", 20.0)],
     "server_start_to_first_answer": [("median_ms", "<", 2000.0)],

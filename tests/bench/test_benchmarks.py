@@ -16,11 +16,11 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
     assert results["query_2x20"]["median_ms"] > 0 and results["query_2x20"]["ratio"] > 0
     for cold in ("cli_cold_help", "cli_cold_readings", "cli_cold_check_one_scenario"):
         assert results[cold]["median_ms"] > 0 and isinstance(results[cold]["met"], bool), cold
-    assert results["query_2x20"]["target"] == "median_ms <= 2, ratio <= 20"
+    assert results["query_2x20"]["target"] == "median_ms <= 5"
     assert results["plays_2x20_seven_in_hand"]["ratio"] > 0 and results["plays_2x20_seven_in_hand"]["plays"] >= 7
     batch = results["batch_check_100_scenarios_jobs_2"]
     assert batch["items"] == 100 and batch["per_second"] > 0 and batch["peak_rss_mb"] > 0
-    assert batch["target"] == "per_second >= 2000, peak_rss_mb < 300"
+    assert batch["target"] == "per_second >= 500, peak_rss_mb < 300"
     dask = results["batch_check_100_scenarios_dask_local_cluster_2_workers"]
     assert dask["items"] == 100 and dask["ratio"] > 0 and dask["baseline_ms"] == batch["median_ms"]
     assert any(name.startswith("batch_deck_") for name in results)
