@@ -27,8 +27,8 @@ from pyengine.core.engine import (
     Answer,
     Unit,
     answer,
+    applicable_program,
     facts_used,
-    program,
     read_answers,
     solve,
     units,
@@ -36,7 +36,7 @@ from pyengine.core.engine import (
 )
 from pyengine.core.limits import bounded_solve
 from pyengine.core.scenario import Scenario
-from pyengine.core.slicing import Signature, applicable, atoms_below, defined, functions, signatures
+from pyengine.core.slicing import Signature, atoms_below, defined, functions, signatures
 
 # The variable and the predicate the rewritten rules carry a unit in (no encoding uses either name).
 UNIT_VARIABLE = "PYENGINE_UNIT"
@@ -109,8 +109,8 @@ def keyed_program(game: str, kinds: frozenset[str], inputs: frozenset[Signature]
     (rewritten once per process for each set of input predicates)."""
     # An external exists only where its condition holds: one whose condition no unit of the batch gives (the open
     # reading choices of engine.solve_sides) has no instance here and is left out.
-    statements = applicable(tuple(s for s in program(game, kinds)
-                                  if s.ast_type != ast.ASTType.External or atoms_below(s.body) <= inputs), inputs)
+    statements = tuple(s for s in applicable_program(game, kinds, inputs)
+                       if s.ast_type != ast.ASTType.External or atoms_below(s.body) <= inputs)
     keyed = keyed_signatures(statements, inputs)
     return tuple(_key_statement(s, keyed) for s in statements)
 

@@ -15,12 +15,13 @@ import clingo
 from clingo import ast
 
 from pyengine.core import kb as kbase
-from pyengine.core import stepwise
+from pyengine.core import slicing, stepwise
 from pyengine.core.asp import Const, Fact, fact
+from pyengine.core.diskcache import cached
 from pyengine.core.limits import bounded_solve
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.scenario import Question, Scenario
-from pyengine.core.slicing import Signature, applicable, mentioned
+from pyengine.core.slicing import Shape, Signature, analyse, kept, mentioned, shapes_from_json, shapes_to_json
 from pyengine.games import LISTING_KINDS
 from pyengine.games import game as one_game
 
@@ -117,18 +118,36 @@ def program(game: str, kinds: frozenset[str]) -> tuple[ast.AST, ...]:
     return _parsed(tuple(program_files(game, kinds)))
 
 
+@cache
+def program_shapes(game: str, kinds: frozenset[str]) -> tuple[Shape, ...]:
+    """The shape of each statement of program(game, kinds) (pyengine.core.slicing), worked out once and kept between
+    processes (pyengine.core.diskcache), named by the encodings' files and the slicing code."""
+    files = [Path(slicing.__file__), *program_files(game, kinds)]
+    return cached(f"shapes-{game}-{'-'.join(sorted(kinds))}", files, lambda: analyse(program(game, kinds)),
+                  shapes_to_json, shapes_from_json)
+
+
 @lru_cache(maxsize=256)
+def _kept(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[int, ...]:
+    shapes = program_shapes(game, kinds)
+    if len(shapes) != len(program(game, kinds)):  # kept shapes of other encodings: a defect, not a slice
+        raise RuntimeError(f"the kept statement shapes of {game} do not match its encodings")
+    return kept(shapes, inputs)
+
+
 def applicable_program(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[ast.AST, ...]:
     """The encodings for these question kinds without the rules that facts of the `inputs` predicates can never
     apply (pyengine.core.slicing), sliced once per process for each set of input predicates."""
-    return applicable(program(game, kinds), inputs)
+    statements = program(game, kinds)
+    return tuple(statements[i] for i in _kept(game, kinds, inputs))
 
 
 @lru_cache(maxsize=256)
 def used_predicates(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> frozenset[Signature] | None:
     """The predicates applicable_program mentions: facts of the others are left out of its Control (None: keep
     every fact)."""
-    return mentioned(applicable_program(game, kinds, inputs))
+    shapes = program_shapes(game, kinds)
+    return mentioned(shapes[i] for i in _kept(game, kinds, inputs))
 
 
 def facts_used(facts: list[Fact], used: frozenset[Signature] | None) -> list[Fact]:

@@ -2,22 +2,18 @@
 their choices and defaults, profiles, and the source map of each document's paragraphs.
 
 Reading them through clingo costs 10-35 ms a game, most of it in reading symbols back into Python, so each
-game's declarations are also kept as JSON in a cache folder (PYENGINE_CACHE, else $XDG_CACHE_HOME/pyengine or
-~/.cache/pyengine), named by a digest of the files they were read from and of this module, and signed with
-it; a cache that cannot be read or written, is not a regular file, or does not match its signature is left
-alone and the files are read again."""
+game's declarations are also kept as JSON between processes (pyengine.core.diskcache: named by a digest of the
+files they were read from and of this module, signed with it, read as untrusted input)."""
 
 from __future__ import annotations
 
-import hashlib
 import json
-import os
-import stat
 from dataclasses import asdict, dataclass, field
 from functools import cache
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyengine.core.diskcache import cached
 from pyengine.core.resources import facts_dir
 
 if TYPE_CHECKING:
@@ -89,46 +85,6 @@ def _facts(game: str) -> list[clingo.Symbol]:
     return [atom.symbol for atom in control.symbolic_atoms if atom.is_fact]
 
 
-def _cache_file(game: str) -> tuple[Path, str]:
-    """Where a game's declarations are cached, and the digest of their files and of this module (the file is
-    named by it, and its content is signed with it)."""
-    digest = hashlib.sha256(Path(__file__).read_bytes())
-    for path in sorted(Path(facts_dir(), game).glob("*.lp")):
-        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
-    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
-    folder = Path(os.environ.get("PYENGINE_CACHE") or Path(xdg, "pyengine"))
-    return folder / f"kb-{game}-{digest.hexdigest()[:32]}.json", digest.hexdigest()
-
-
-# The largest cache file read (bytes); the declarations of every game together are well under 1 MB.
-MAX_CACHE_BYTES = 16_000_000
-
-
-def _signature(digest: str, body: bytes) -> bytes:
-    return hashlib.sha256(digest.encode() + b"\0" + body).hexdigest().encode()
-
-
-def _read_cache(path: Path, digest: str) -> KnowledgeBase | None:
-    """The declarations a cache file holds, read as untrusted input: only a regular file (never a pipe, a
-    device or a link) of a bounded size, whose first line signs the rest with the files' digest (an edited
-    or truncated cache is not used) and whose rest is well formed; else None."""
-    try:
-        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
-    except OSError:
-        return None
-    with os.fdopen(fd, "rb") as handle:
-        info = os.fstat(handle.fileno())
-        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CACHE_BYTES:
-            return None
-        signature, _, body = handle.read(MAX_CACHE_BYTES).partition(b"\n")
-    if signature != _signature(digest, body):
-        return None
-    try:
-        return _from_json(body.decode("utf-8"))
-    except (ValueError, KeyError, TypeError, AttributeError):
-        return None
-
-
 def _to_json(kb: KnowledgeBase) -> str:
     data = asdict(kb)
     data["paragraphs"] = list(data["paragraphs"].values())
@@ -152,20 +108,8 @@ def _from_json(text: str) -> KnowledgeBase:
 @cache
 def load(game: str) -> KnowledgeBase:
     """The declarations of one game, read once per process (from the cache when it holds them, signed)."""
-    path, digest = _cache_file(game)
-    kb = _read_cache(path, digest)
-    if kb is not None:
-        return kb
-    kb = _read(game)
-    body = _to_json(kb).encode("utf-8")
-    try:
-        path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_bytes(_signature(digest, body) + b"\n" + body)
-        os.replace(partial, path)
-    except OSError:
-        pass
-    return kb
+    files = [Path(__file__), *sorted(Path(facts_dir(), game).glob("*.lp"))]
+    return cached(f"kb-{game}", files, lambda: _read(game), _to_json, _from_json)
 
 
 def _read(game: str) -> KnowledgeBase:

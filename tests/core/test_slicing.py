@@ -13,7 +13,7 @@ from pyengine.core.engine import applicable_program, facts_used, program, units,
 from pyengine.core.errors import InputError
 from pyengine.core.limits import bounded_solve
 from pyengine.core.scenario import load_scenario, scenario_files
-from pyengine.core.slicing import applicable, mentioned
+from pyengine.core.slicing import analyse, applicable, mentioned, shapes_from_json, shapes_to_json
 
 
 def _statements(text: str) -> tuple[ast.AST, ...]:
@@ -65,10 +65,10 @@ def test_the_predicates_a_program_mentions_are_those_of_its_rules_conditions_and
     #show a/1.
     #show shown_only/2.
     """
-    assert mentioned(_statements(text)) == {("a", 1), ("given", 1), ("counted", 1), ("missing", 1), ("b", 1),
+    assert mentioned(analyse(_statements(text))) == {("a", 1), ("given", 1), ("counted", 1), ("missing", 1), ("b", 1),
                                             ("c", 1), ("shown_only", 2)}
     # Without a #show, clingo shows every atom: every fact then counts.
-    assert mentioned(_statements("a(X) :- given(X).")) is None
+    assert mentioned(analyse(_statements("a(X) :- given(X)."))) is None
 
 
 def _shown(statements: tuple[ast.AST, ...], facts: list[str]) -> list[str]:
@@ -104,3 +104,24 @@ def test_every_scenario_file_has_the_same_model_under_the_slice_as_under_the_who
                 s.ast_type == ast.ASTType.Rule for s in sliced)
     assert compared > 20
     assert left_out > 0  # the slice leaves rules out somewhere, so the comparison compares something
+
+
+def test_a_programs_shapes_read_back_from_their_cache_file_are_those_worked_out(
+        tmp_path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """program_shapes keeps the shapes between processes (pyengine.core.diskcache); read back they equal those
+    worked out from the encodings, and an edited cache file is worked around."""
+    from pyengine.core import engine
+
+    monkeypatch.setenv("PYENGINE_CACHE", str(tmp_path))
+    kinds = frozenset({"play"})
+    engine.program_shapes.cache_clear()
+    worked_out = analyse(program("lotr", kinds))
+    assert engine.program_shapes("lotr", kinds) == worked_out
+    assert shapes_from_json(shapes_to_json(worked_out)) == worked_out
+    [kept_file] = tmp_path.glob("shapes-lotr-play-*.json")
+    engine.program_shapes.cache_clear()
+    assert engine.program_shapes("lotr", kinds) == worked_out
+    kept_file.write_text(kept_file.read_text(encoding="utf-8").replace('"rule"', '"comment"'), encoding="utf-8")
+    engine.program_shapes.cache_clear()
+    assert engine.program_shapes("lotr", kinds) == worked_out  # the signature no longer matches: worked out again
+    engine.program_shapes.cache_clear()

@@ -1,0 +1,81 @@
+"""Values worked out from the package's own files and kept between processes: each as a JSON file in a cache folder
+(PYENGINE_CACHE, else $XDG_CACHE_HOME/pyengine or ~/.cache/pyengine), named by a digest of the files it was worked
+out from (the code doing it among them) and signed with that digest. A cache file is untrusted input: one that
+cannot be read or written, is not a regular file, is too large, does not match its signature or cannot be read
+back is left alone and the value worked out again."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import stat
+from collections.abc import Callable, Iterable
+from pathlib import Path
+from typing import TypeVar
+
+T = TypeVar("T")
+
+# The largest cache file read (bytes); every value kept is well under 1 MB.
+MAX_CACHE_BYTES = 16_000_000
+
+
+def _digest(files: Iterable[Path]) -> str:
+    """A digest of the files' names and contents, in the order given."""
+    digest = hashlib.sha256()
+    for path in files:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def _signature(digest: str, body: bytes) -> bytes:
+    return hashlib.sha256(digest.encode() + b"\0" + body).hexdigest().encode()
+
+
+def _read(path: Path, digest: str) -> str | None:
+    """A cache file's body: only a regular file (never a pipe, a device or a link) of a bounded size, whose first
+    line signs the rest with the digest (an edited or truncated file is not used); else None."""
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_NOFOLLOW", 0))
+    except OSError:
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        info = os.fstat(handle.fileno())
+        if not stat.S_ISREG(info.st_mode) or info.st_size > MAX_CACHE_BYTES:
+            return None
+        signature, _, body = handle.read(MAX_CACHE_BYTES).partition(b"\n")
+    if signature != _signature(digest, body):
+        return None
+    try:
+        return body.decode("utf-8")
+    except UnicodeDecodeError:
+        return None
+
+
+def _write(path: Path, digest: str, text: str) -> None:
+    """Write a cache file whole (a partial file renamed into place), or not at all."""
+    body = text.encode("utf-8")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        partial = path.with_suffix(f".{os.getpid()}.tmp")
+        partial.write_bytes(_signature(digest, body) + b"\n" + body)
+        os.replace(partial, path)
+    except OSError:
+        pass
+
+
+def cached(name: str, files: Iterable[Path], work_out: Callable[[], T], to_json: Callable[[T], str],
+           from_json: Callable[[str], T]) -> T:
+    """The value `work_out()` gives from these files, read from its cache file when that holds it (signed and
+    readable back by `from_json`), else worked out and kept there (`to_json`)."""
+    digest = _digest(files)
+    xdg = os.environ.get("XDG_CACHE_HOME") or str(Path.home() / ".cache")
+    path = Path(os.environ.get("PYENGINE_CACHE") or Path(xdg, "pyengine"), f"{name}-{digest[:32]}.json")
+    text = _read(path, digest)
+    if text is not None:
+        try:
+            return from_json(text)
+        except (ValueError, KeyError, TypeError, AttributeError, IndexError):
+            pass
+    value = work_out()
+    _write(path, digest, to_json(value))
+    return value
