@@ -26,6 +26,7 @@ from pyengine.core.asp import fact
 from pyengine.core.engine import (
     Answer,
     Unit,
+    add_statements,
     answer,
     applicable_program,
     facts_used,
@@ -149,9 +150,7 @@ def solve_batch(batch: Batch) -> list[list[clingo.Symbol]]:
         lines.append(fact(UNIT_PREDICATE, number))
         lines.extend(f.keyed(number) for f in facts_used(unit.facts, used))
     control = clingo.Control(["--warn=none"])
-    with ast.ProgramBuilder(control) as builder:
-        for statement in statements:
-            builder.add(statement)
+    add_statements(control, statements)
     control.add("base", [], "\n".join(lines))
     control.ground([("base", [])])
     satisfiable, shown = bounded_solve(control, "solving")

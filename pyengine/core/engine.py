@@ -200,7 +200,8 @@ def timeline_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], d
     return stepwise.split(program(game, kinds))
 
 
-def _add(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
+def add_statements(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
+    """Add parsed statements to a Control (as they are: the parts they name are their own)."""
     with ast.ProgramBuilder(control) as builder:
         for statement in statements:
             builder.add(statement)
@@ -217,11 +218,11 @@ def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], f
     """Ground a scenario of a game over moments in `control` step by step (pyengine.core.stepwise), the Control given
     only the step parts some moment of it fires, and the #show statements of `views`."""
     fixed, by_part = timeline_program(game, kinds)
-    _add(control, fixed)
+    add_statements(control, fixed)
     for view in views:
-        _add(control, view_program(view))
+        add_statements(control, view_program(view))
     control.add("base", [], "\n".join(facts))
-    stepwise.ground(control, lambda names: _add(control, (s for n in names for s in by_part.get(n, []))))
+    stepwise.ground(control, lambda names: add_statements(control, (s for n in names for s in by_part.get(n, []))))
 
 
 def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path, ...] = ()) -> list[clingo.Symbol]:
@@ -232,9 +233,9 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
         ground_timeline(control, game, kinds, facts, views)
     else:
         inputs = frozenset((f.name, f.arity) for f in facts)
-        _add(control, applicable_program(game, kinds, inputs))
+        add_statements(control, applicable_program(game, kinds, inputs))
         for view in views:
-            _add(control, view_program(view))
+            add_statements(control, view_program(view))
         control.add("base", [], "\n".join(facts_used(facts, None if views else used_predicates(game, kinds, inputs))))
         control.ground([("base", [])])
     satisfiable, shown = bounded_solve(control, "solving")
@@ -384,7 +385,7 @@ class GroundedTable:
         questions = scenario.questions
         self.facts = game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
         self.control = clingo.Control(["--warn=none"])
-        _add(self.control, program(game.name, frozenset(q.kind for q in questions)))
+        add_statements(self.control, program(game.name, frozenset(q.kind for q in questions)))
         self.control.add("base", [], "\n".join([*self.facts, *open_choices(self.options)]))
         self.control.ground([("base", [])])
         self.play_ids: dict[clingo.Symbol, str] = {}

@@ -9,7 +9,7 @@ import pytest
 from clingo import ast
 
 from conftest import SCENARIO_FOLDERS
-from pyengine.core.engine import applicable_program, facts_used, program, units, used_predicates
+from pyengine.core.engine import add_statements, applicable_program, facts_used, program, units, used_predicates
 from pyengine.core.errors import InputError
 from pyengine.core.limits import bounded_solve
 from pyengine.core.scenario import load_scenario, scenario_files
@@ -73,9 +73,7 @@ def test_the_predicates_a_program_mentions_are_those_of_its_rules_conditions_and
 
 def _shown(statements: tuple[ast.AST, ...], facts: list[str]) -> list[str]:
     control = clingo.Control(["--warn=none"])
-    with ast.ProgramBuilder(control) as builder:
-        for statement in statements:
-            builder.add(statement)
+    add_statements(control, statements)
     control.add("base", [], "\n".join(facts))
     control.ground([("base", [])])
     satisfiable, shown = bounded_solve(control, "solving")
