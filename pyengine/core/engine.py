@@ -120,11 +120,16 @@ def program(game: str, kinds: frozenset[str]) -> tuple[ast.AST, ...]:
 
 @cache
 def program_shapes(game: str, kinds: frozenset[str]) -> tuple[Shape, ...]:
-    """The shape of each statement of program(game, kinds) (pyengine.core.slicing), worked out once and kept between
-    processes (pyengine.core.diskcache), named by the encodings' files and the slicing code."""
-    files = [Path(slicing.__file__), *program_files(game, kinds)]
-    return cached(f"shapes-{game}-{'-'.join(sorted(kinds))}", files, lambda: analyse(program(game, kinds)),
-                  shapes_to_json, shapes_from_json)
+    """The shape of each statement of program(game, kinds) (pyengine.core.slicing): its files' shapes in order."""
+    return tuple(shape for path in program_files(game, kinds) for shape in _file_shapes(path))
+
+
+@cache
+def _file_shapes(path: Path) -> tuple[Shape, ...]:
+    """The shapes of one encoding file's statements, worked out once and kept between processes
+    (pyengine.core.diskcache: one cache file per encoding file, named by its digest and the slicing code's)."""
+    return cached(f"shapes-{path.parent.name}-{path.stem}", [Path(slicing.__file__), path],
+                  lambda: analyse(_parsed((path,))), shapes_to_json, shapes_from_json)
 
 
 @lru_cache(maxsize=256)

@@ -112,14 +112,21 @@ def test_a_programs_shapes_read_back_from_their_cache_file_are_those_worked_out(
 
     monkeypatch.setenv("PYENGINE_CACHE", str(tmp_path))
     kinds = frozenset({"play"})
-    engine.program_shapes.cache_clear()
+
+    def fresh() -> tuple:
+        engine.program_shapes.cache_clear()
+        engine._file_shapes.cache_clear()
+        return engine.program_shapes("lotr", kinds)
+
     worked_out = analyse(program("lotr", kinds))
-    assert engine.program_shapes("lotr", kinds) == worked_out
+    assert fresh() == worked_out
     assert shapes_from_json(shapes_to_json(worked_out)) == worked_out
-    [kept_file] = tmp_path.glob("shapes-lotr-play-*.json")
-    engine.program_shapes.cache_clear()
-    assert engine.program_shapes("lotr", kinds) == worked_out
+    # One cache file per encoding file, whatever the question kinds.
+    assert {p.name.rsplit("-", 1)[0] for p in tmp_path.glob("shapes-*.json")} == {
+        f"shapes-{p.parent.name}-{p.stem}" for p in engine.program_files("lotr", kinds)}
+    assert fresh() == worked_out
+    [kept_file] = tmp_path.glob("shapes-lotr-state-*.json")
     kept_file.write_text(kept_file.read_text(encoding="utf-8").replace('"rule"', '"comment"'), encoding="utf-8")
+    assert fresh() == worked_out  # the signature no longer matches: worked out again
     engine.program_shapes.cache_clear()
-    assert engine.program_shapes("lotr", kinds) == worked_out  # the signature no longer matches: worked out again
-    engine.program_shapes.cache_clear()
+    engine._file_shapes.cache_clear()
