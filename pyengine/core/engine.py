@@ -127,8 +127,9 @@ def program_shapes(game: str, kinds: frozenset[str]) -> tuple[Shape, ...]:
 @cache
 def _file_shapes(path: Path) -> tuple[Shape, ...]:
     """The shapes of one encoding file's statements, worked out once and kept between processes
-    (pyengine.core.diskcache: one cache file per encoding file, named by its digest and the slicing code's)."""
-    return cached(f"shapes-{path.parent.name}-{path.stem}", [Path(slicing.__file__), path],
+    (pyengine.core.diskcache: one cache file per encoding file and clingo version, whose parser makes the
+    statements, named by the file's digest and the slicing code's)."""
+    return cached(f"shapes-clingo{clingo.__version__}-{path.parent.name}-{path.stem}", [Path(slicing.__file__), path],
                   lambda: analyse(_parsed((path,))), shapes_to_json, shapes_from_json)
 
 

@@ -141,11 +141,6 @@ def kept(shapes: tuple[Shape, ...], inputs: frozenset[Signature]) -> tuple[int, 
                  if s.kind != "comment" and (s.kind != "rule" or s.needs <= possible))
 
 
-def applicable(statements: tuple[ast.AST, ...], inputs: frozenset[Signature]) -> tuple[ast.AST, ...]:
-    """The statements the slice keeps for facts of the `inputs` predicates."""
-    return tuple(statements[i] for i in kept(analyse(statements), inputs))
-
-
 def mentioned(shapes: Iterable[Shape]) -> frozenset[Signature] | None:
     """The predicates these statements mention anywhere (a rule, a condition, a #show): a fact of any other
     predicate changes neither what is derived nor what is shown. None when no statement says what to show (then
