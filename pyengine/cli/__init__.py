@@ -114,12 +114,12 @@ def _here(args: argparse.Namespace) -> Any:
 def command() -> None:
     """The `pyengine` program (its console script and `python -m pyengine`): `main` in a process that ends with
     the command, so a run of one file is bounded in this process instead of a worker (limits.one_unit_here); a unit
-    stopped at its deadline is still grounding in its thread, so the process ends at once, its output written."""
-    import threading
-
+    stopped at its deadline (or by Ctrl+C) may still be grounding in its thread, so the process then ends at once,
+    its output written."""
     limits.one_unit_here = True
     code = main()
-    if any(t.name == "pyengine-unit" and t.is_alive() for t in threading.enumerate()):
+    runner = sys.modules.get("pyengine.run.runner")  # not imported: no unit was run here
+    if runner is not None and runner.unit_running_here():
         sys.stdout.flush()
         sys.stderr.flush()
         os._exit(code)

@@ -253,6 +253,17 @@ def run_bounded(function: Callable[[Any], Any], jobs: list[Any], workers: int = 
     return results
 
 
+# The units run_here started that have not ended. A thread's own is_alive() cannot say it: on Python 3.11 a
+# Thread.join() interrupted by Ctrl+C marks the thread stopped although it still runs (grounding, say).
+_RUNNING_HERE: set[threading.Thread] = set()
+
+
+def unit_running_here() -> bool:
+    """Whether a unit run_here started is still running: then the process must end with os._exit, for exit's
+    destructors would free clingo's memory under the grounding or solving that thread is still doing."""
+    return bool(_RUNNING_HERE)
+
+
 def run_here(function: Callable[[Any], Any], job: Any, seconds: float, megabytes: int) -> Any:
     """`function(job)` in this process, for a command whose run is this one unit (limits.one_unit_here): in a
     thread of its own, waited for `seconds`, under the memory ceiling as the soft limit of this process's address
@@ -271,9 +282,12 @@ def run_here(function: Callable[[Any], Any], job: Any, seconds: float, megabytes
             outcome.append(function(job))
         except Exception as error:  # a bound or a defect: one line for this unit, as in a worker
             outcome.append(Failure(failure_message(error, megabytes)))
+        finally:
+            _RUNNING_HERE.discard(threading.current_thread())
 
     try:
         thread = threading.Thread(target=work, name="pyengine-unit", daemon=True)
+        _RUNNING_HERE.add(thread)  # before it starts, so that no interrupt falls between the two
         thread.start()
         thread.join(seconds)
     finally:

@@ -534,6 +534,25 @@ def test_one_unit_in_the_commands_process_keeps_its_bounds() -> None:
     assert resource.getrlimit(resource.RLIMIT_AS) == before
 
 
+def test_a_unit_run_here_counts_as_running_until_its_thread_ends() -> None:
+    """A unit stopped at its deadline still runs in its thread, and the command's process must then end with
+    os._exit (exit's destructors would free clingo's memory under it): run_here says so until the thread ends,
+    whatever the thread's own is_alive() says (Python 3.11 marks a thread stopped when Ctrl+C interrupts a join)."""
+    import threading
+
+    from pyengine.run.runner import Failure, run_here, unit_running_here
+
+    release = threading.Event()
+    stopped = run_here(lambda _: release.wait(10), None, 0.1, 256)
+    assert isinstance(stopped, Failure) and unit_running_here()
+    release.set()
+    ends = time.monotonic() + 10  # another test's unit may still be ending in this process
+    while unit_running_here() and time.monotonic() < ends:
+        time.sleep(0.02)
+    assert not unit_running_here()
+    assert run_here(lambda job: job, 7, 5.0, 256) == 7 and not unit_running_here()
+
+
 def test_a_command_whose_one_unit_overran_exits_with_the_bound_at_once() -> None:
     """The command line checks one file, or runs a whole command, in its own process; stopped at --timeout while
     clingo still grounds in its thread, it reports the bound and ends at once (exit 3), without a crash of the
