@@ -16,7 +16,7 @@ compares every scenario file's answers by both paths.
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from functools import cache
+from functools import cache, lru_cache
 from typing import Any
 
 import clingo
@@ -28,8 +28,10 @@ from pyengine.core.engine import (
     Unit,
     add_statements,
     answer,
-    applicable_program,
     facts_used,
+    kept_statements,
+    program,
+    program_shapes,
     read_answers,
     solve,
     units,
@@ -37,7 +39,7 @@ from pyengine.core.engine import (
 )
 from pyengine.core.limits import bounded_solve
 from pyengine.core.scenario import Scenario
-from pyengine.core.slicing import Signature, atoms_below, defined, functions, signatures
+from pyengine.core.slicing import Shape, Signature, atoms_below, functions, signatures
 
 # The variable and the predicate the rewritten rules carry a unit in (no encoding uses either name).
 UNIT_VARIABLE = "PYENGINE_UNIT"
@@ -46,9 +48,10 @@ UNIT_PREDICATE = "pyengine_unit"
 MAX_BATCH_FACTS = 60_000
 
 
-def keyed_signatures(statements: tuple[ast.AST, ...], inputs: frozenset[Signature]) -> frozenset[Signature]:
-    """The predicates whose atoms differ between units: the keyed inputs and what rules derive from them."""
-    rules = [(defined(s.head), atoms_below([s])) for s in statements if s.ast_type == ast.ASTType.Rule]
+def keyed_signatures(shapes: list[Shape], inputs: frozenset[Signature]) -> frozenset[Signature]:
+    """The predicates whose atoms differ between units: the keyed inputs and what rules derive from them (read from
+    the statements' shapes, pyengine.core.slicing)."""
+    rules = [(shape.defines, shape.mentions) for shape in shapes if shape.kind == "rule"]
     keyed = set(inputs)
     changed = True
     while changed:
@@ -107,13 +110,28 @@ def _key_statement(statement: ast.AST, keyed: frozenset[Signature]) -> ast.AST:
 @cache
 def keyed_program(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[ast.AST, ...]:
     """The encodings for these question kinds with every atom that can differ between units keyed by its unit
-    (rewritten once per process for each set of input predicates)."""
+    (worked out once per process for each set of input predicates; each statement's keyed form is kept by the
+    keyed predicates it mentions, so that sets of inputs differing in a few predicates share the rest)."""
+    statements, shapes = program(game, kinds), program_shapes(game, kinds)
     # An external exists only where its condition holds: one whose condition no unit of the batch gives (the open
     # reading choices of engine.solve_sides) has no instance here and is left out.
-    statements = tuple(s for s in applicable_program(game, kinds, inputs)
-                       if s.ast_type != ast.ASTType.External or atoms_below(s.body) <= inputs)
-    keyed = keyed_signatures(statements, inputs)
-    return tuple(_key_statement(s, keyed) for s in statements)
+    kept = [i for i in kept_statements(game, kinds, inputs)
+            if shapes[i].kind != "external" or atoms_below(statements[i].body) <= inputs]
+    keyed = keyed_signatures([shapes[i] for i in kept], inputs)
+    return tuple(_keyed_statement(game, kinds, i, keyed & _named(statements[i], shapes[i])) for i in kept)
+
+
+def _named(statement: ast.AST, shape: Shape) -> frozenset[Signature]:
+    """The predicates a statement names: those it mentions, and a #defined's own."""
+    if statement.ast_type == ast.ASTType.Defined:
+        return shape.mentions | {(statement.name, statement.arity)}
+    return shape.mentions
+
+
+@lru_cache(maxsize=4096)
+def _keyed_statement(game: str, kinds: frozenset[str], index: int, keyed: frozenset[Signature]) -> ast.AST:
+    """The keyed form of one statement of program(game, kinds), given the keyed predicates it names."""
+    return _key_statement(program(game, kinds)[index], keyed)
 
 
 @dataclass

@@ -134,7 +134,9 @@ def _file_shapes(path: Path) -> tuple[Shape, ...]:
 
 
 @lru_cache(maxsize=256)
-def _kept(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[int, ...]:
+def kept_statements(game: str, kinds: frozenset[str], inputs: frozenset[Signature]) -> tuple[int, ...]:
+    """The positions in program(game, kinds) of the statements the slice keeps for facts of the `inputs`
+    predicates (pyengine.core.slicing.kept)."""
     shapes = program_shapes(game, kinds)
     if len(shapes) != len(program(game, kinds)):  # kept shapes of other encodings: a defect, not a slice
         raise RuntimeError(f"the kept statement shapes of {game} do not match its encodings")
@@ -145,7 +147,7 @@ def applicable_program(game: str, kinds: frozenset[str], inputs: frozenset[Signa
     """The encodings for these question kinds without the rules that facts of the `inputs` predicates can never
     apply (pyengine.core.slicing), sliced once per process for each set of input predicates."""
     statements = program(game, kinds)
-    return tuple(statements[i] for i in _kept(game, kinds, inputs))
+    return tuple(statements[i] for i in kept_statements(game, kinds, inputs))
 
 
 @lru_cache(maxsize=256)
@@ -153,7 +155,7 @@ def used_predicates(game: str, kinds: frozenset[str], inputs: frozenset[Signatur
     """The predicates applicable_program mentions: facts of the others are left out of its Control (None: keep
     every fact)."""
     shapes = program_shapes(game, kinds)
-    return mentioned(shapes[i] for i in _kept(game, kinds, inputs))
+    return mentioned(shapes[i] for i in kept_statements(game, kinds, inputs))
 
 
 def facts_used(facts: list[Fact], used: frozenset[Signature] | None) -> list[Fact]:

@@ -21,6 +21,7 @@ from pyengine.core.answering import overrides
 from pyengine.core.engine import Answer, answer
 from pyengine.core.errors import InputError
 from pyengine.core.scenario import Scenario, load_scenario, scenario_files
+from pyengine.core.slicing import analyse
 from pyengine.run.bulk import BATCH_FILES
 
 
@@ -135,7 +136,7 @@ def test_keying_follows_what_rules_derive_from_the_inputs() -> None:
         counted(N) :- N = #count { C : held(C) }.
         #show missing/1.
     """)
-    keyed = batch.keyed_signatures(program, frozenset({("in_hand", 1)}))
+    keyed = batch.keyed_signatures(list(analyse(program)), frozenset({("in_hand", 1)}))
     assert keyed == {("in_hand", 1), ("held", 1), ("missing", 1), ("counted", 1)}
     rewritten = [str(s) for s in (batch._key_statement(s, keyed) for s in program)]
     assert "doubled(X,Y) :- static(X); Y = (2*X)." in rewritten  # the static part is grounded once
@@ -145,6 +146,24 @@ def test_keying_follows_what_rules_derive_from_the_inputs() -> None:
                r.endswith(f"{batch.UNIT_PREDICATE}({batch.UNIT_VARIABLE}).") for r in rewritten)
     assert any(r.startswith(f"counted({batch.UNIT_VARIABLE},N)") and batch.UNIT_PREDICATE in r for r in rewritten)
     assert "#show missing/2." in rewritten
+
+
+def test_a_statements_keyed_form_is_kept_by_the_keyed_predicates_it_names() -> None:
+    """keyed_program keeps each statement's keyed form by the keyed predicates the statement names, so that two
+    sets of inputs share what they key alike; every form equals the statement keyed by the whole keyed set."""
+    from pyengine.core.engine import kept_statements, program, program_shapes, units
+
+    unit = units(_scenarios("lotr")[0], {})[0]
+    inputs = frozenset((f.name, f.arity) for f in unit.facts)
+    kinds = frozenset({"play"})
+    assert ("current_site", 1) not in inputs
+    one = batch.keyed_program("lotr", kinds, inputs)
+    other = batch.keyed_program("lotr", kinds, inputs | {("current_site", 1)})
+    assert one != other and len(set(map(id, one)) & set(map(id, other))) > len(one) // 2
+    statements, shapes = program("lotr", kinds), program_shapes("lotr", kinds)
+    kept = [i for i in kept_statements("lotr", kinds, inputs) if shapes[i].kind != "external"]
+    keyed = batch.keyed_signatures([shapes[i] for i in kept], inputs)
+    assert [str(s) for s in one] == [str(batch._key_statement(statements[i], keyed)) for i in kept]
 
 
 def test_two_scenarios_in_one_batch_do_not_see_each_other() -> None:
