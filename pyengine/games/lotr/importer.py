@@ -26,6 +26,12 @@ from pyengine.games.lotr.game import GAME, TYPES
 
 SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
          "shadow": "shadow"}
+# GEMP's cultures by side (its Culture enum): a card without a `side:` takes its culture's, as GEMP's card builder
+# does; the Gollum culture, on both sides, gives none.
+FREE_PEOPLES_CULTURES = ("dwarven", "elven", "gandalf", "gondor", "rohan", "shire", "esgaroth")
+SHADOW_CULTURES = ("dunland", "isengard", "men", "moria", "orc", "raider", "sauron", "uruk-hai", "wraith", "ringwraith",
+                   "fallen realms", "gundabad", "mirkwood", "smaug", "spider", "troll")
+CULTURE_SIDES = {**dict.fromkeys(FREE_PEOPLES_CULTURES, "free_peoples"), **dict.fromkeys(SHADOW_CULTURES, "shadow")}
 _DISAMBIGUATION = re.compile(r"^(?P<title>.*\S)\((?P<n>\d+)\)$")
 
 
@@ -175,13 +181,14 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
     title, variant = printed_title(stored.strip())
     derived = abilities(entry.get("effects"))
     raw_side = entry.get("side")
+    culture = str(entry["culture"]).strip().lower() if entry.get("culture") else None
+    side = SIDES.get(str(raw_side).strip().lower()) if raw_side else CULTURE_SIDES.get(culture or "")
     subtitle = entry.get("subtitle")
     return Card(
         id=card_id, title=title, stored_title=stored.strip(),
         subtitle=str(subtitle).strip() if subtitle not in (None, "") else None,
         unique=unique is True or (isinstance(unique, int) and not isinstance(unique, bool) and unique >= 1),
-        side=SIDES.get(str(raw_side).strip().lower()) if raw_side else None,
-        type=_type(raw_type), culture=str(entry["culture"]).lower() if entry.get("culture") else None,
+        side=side, type=_type(raw_type), culture=culture,
         collinfo=str(info["collInfo"]) if info.get("collInfo") else None,
         race=str(entry["race"]).strip().lower() if entry.get("race") else None,
         abilities=derived[0],
@@ -189,6 +196,7 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
                **({"ability_phases": derived[3]} if derived[3] else {}),
                **({"unique_limit": unique} if isinstance(unique, int) and not isinstance(unique, bool) else {}),
                **({"title_edit": variant} if variant else {}),
+               **({"side_from_culture": True} if side and not raw_side else {}),
                **{k: info[k] for k in ("parent", "variant", "revision") if k in info}},
     )
 
@@ -277,6 +285,7 @@ def report(cards: list[Card]) -> dict[str, Any]:
                         for c in cards if c.extra.get("title_edit")],
         "titles_differing_only_in_spelling": spelling,
         "collinfo_shared_by_different_titles": shared_info,
+        "sides_from_culture": sum(bool(c.extra.get("side_from_culture")) for c in cards),
         "unique_limits_not_in_the_document": [{"card": c.id, "title": c.full_name, "at_most": c.extra["unique_limit"]}
                                               for c in cards if c.extra.get("unique_limit", 1) > 1],
         "invariant_breaks": GAME.check_cards(cards),
@@ -310,7 +319,10 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     lines.append(f"collector's info shared by different titles: {len(shared)}, e.g. "
           + "; ".join(f"{g['collinfo']}: {' / '.join(g['titles'])}" for g in shared[:3]))
     limits = report["unique_limits_not_in_the_document"]
-    lines.append(f"'at most N copies' uniqueness (not covered by the document, treated as unique): {len(limits)}")
+    lines.append(f"'at most N copies' uniqueness (not in the document: one copy by default, N under the reading "
+                 f"lotr_unique_count=data_count): {len(limits)}")
+    lines.append(f"sides taken from the culture, as GEMP does, for cards without a side: "
+                 f"{report['sides_from_culture']}")
     for entry in report["invariant_breaks"]:
         lines.append(f"breaks {entry['rule']} ({', '.join(entry['paragraphs'])}): {entry['card']} {entry['title']}")
     lines.append("abilities from the effect scripts: " + ", ".join(f"{k} {v}" for k, v in report["abilities"].items()))
