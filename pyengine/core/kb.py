@@ -27,6 +27,8 @@ class Rule:
     sources: list[tuple[str, str]] = field(default_factory=list)  # (document, paragraph)
     readings: list[tuple[str, str]] = field(default_factory=list)  # (reading, choice)
     examples: list[tuple[str, str]] = field(default_factory=list)  # (document, paragraph) that illustrate it
+    # The fewest card instances of a state in which the rule can fire (0: any), beyond the edge-case search's bound.
+    min_instances: int = 0
 
 
 @dataclass
@@ -96,7 +98,8 @@ def _from_json(text: str) -> KnowledgeBase:
     pairs = lambda items: [tuple(i) for i in items]  # noqa: E731 - JSON keeps tuples as lists
     kb = KnowledgeBase(data["game"], profiles=data["profiles"], assumptions=data["assumptions"])
     for r in data["rules"].values():
-        kb.rules[r["id"]] = Rule(r["id"], r["text"], pairs(r["sources"]), pairs(r["readings"]), pairs(r["examples"]))
+        kb.rules[r["id"]] = Rule(r["id"], r["text"], pairs(r["sources"]), pairs(r["readings"]), pairs(r["examples"]),
+                                 int(r["min_instances"]))
     for r in data["readings"].values():
         choices = {c["value"]: Choice(c["value"], c["text"], c["paragraphs"]) for c in r["choices"].values()}
         kb.readings[r["name"]] = Reading(r["name"], r["text"], r["default"], choices)
@@ -128,6 +131,8 @@ def _read(game: str) -> KnowledgeBase:
             kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).text = _text(args[1])
         elif atom.name == "rule_reading":
             kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).readings.append((str(args[1]), str(args[2])))
+        elif atom.name == "rule_min_instances" and args[1].type.name == "Number":
+            kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).min_instances = args[1].number
         elif atom.name == "reading_text":
             kb.readings.setdefault(str(args[0]), Reading(str(args[0]))).text = _text(args[1])
         elif atom.name == "reading_default":

@@ -222,6 +222,9 @@ class Pool:
             found.update(fact("pool_differs", Const(a), Const(b), kind) for a, b in game.census.differing
                          if a in texts and b in texts and texts[a] != texts[b])
             found.update(fact("pool_has", Const(name), kind) for name in game.census.present if name in texts)
+            limit = card.extra.get("unique_limit", 1)
+            if card.unique and limit > 1:
+                found.add(fact("pool_limit", kind, limit))
             for plain, loose in game.census.respelt:
                 if plain in texts and loose in texts:
                     spellings.setdefault((plain, texts[loose][1]), []).append((texts[plain][1], kind))

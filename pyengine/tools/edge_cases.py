@@ -361,10 +361,13 @@ def firing_rules(game: str, rules: list[str], max_cards: int, max_instances: int
     search: each is then one solve under the assumption that it fires."""
     kb = kbase.load(game)
     groups: dict[tuple[tuple[str, str], ...], list[str]] = {}
+    fired: dict[str, bool] = {}
     for rule in rules:
+        if kb.rules[rule].min_instances > max_instances:
+            fired[rule] = True  # its state is beyond the bound: the search cannot call it dead
+            continue
         groups.setdefault(tuple(kb.rules[rule].readings[:1]), []).append(rule)
     generator = Path(rules_dir(), "search", f"{game}.lp").read_text(encoding="utf-8")
-    fired: dict[str, bool] = {}
     for readings, members in groups.items():
         control = clingo.Control(_bounds(max_cards, max_instances))
         with ast.ProgramBuilder(control) as builder:

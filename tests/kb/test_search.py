@@ -71,7 +71,8 @@ def test_all_counts_every_shape_within_the_bounds(cli) -> None:
                        "lotr_mumak_direction=nonunique_exempt", "--all", "--max-cards", "2", "--json")
     data = json.loads(out)
     assert code == 0 and data["states"] >= 1
-    assert {s[3] for s in data["shapes"]} == {"lotr_nonunique_exempt", "lotr_unique_blocks_nonunique"}
+    assert {s[3] for s in data["shapes"]} == {"lotr_nonunique_exempt", "lotr_unique_blocks_nonunique",
+                                             "lotr_dead_pile_stops_nonunique"}
 
 
 def test_bad_sides_are_input_errors(cli) -> None:

@@ -88,6 +88,12 @@ class State:
 def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
     """One card record, from the built-in catalog or a scenario's `cards:` list."""
     side = fields.choice("side", SIDES)
+    unique = fields.raw("unique", False)
+    # `unique: N` (N of 2 or more) is an "at most N" card, as GEMP's data has some; true or false is the dot or none.
+    if not isinstance(unique, bool) and not (isinstance(unique, int) and 1 <= unique <= MAX_UNIQUE_LIMIT):
+        raise fields.error("unique", f"got {unique!r}",
+                           expected=f"true, false, or how many copies the card allows, 1 to {MAX_UNIQUE_LIMIT}")
+    limit = 1 if isinstance(unique, bool) else unique
     translation = fields.text("translation_of")
     if translation is not None and resolve is not None:
         translation = resolve(translation, fields, "translation_of").id
@@ -95,7 +101,7 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
         id=fields.text("id", required=True) or "",
         title=fields.text("title", required=True) or "",
         subtitle=fields.text("subtitle"),
-        unique=fields.flag("unique", False),
+        unique=bool(unique),
         side=side,
         type=fields.choice("type", TYPES, required=True) or "",
         culture=fields.text("culture"),
@@ -106,11 +112,14 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
         translation_of=translation,
         hypothetical=hypothetical,
         stored_title=fields.text("stored_title"),
-        extra={**({"ability_filters": _filters(fields)} if fields.has("filters") else {}),
+        extra={**({"unique_limit": limit} if limit > 1 else {}),
+               **({"ability_filters": _filters(fields)} if fields.has("filters") else {}),
                **({"ability_phases": _phases(fields)} if fields.has("phases") else {})},
     )
 
 
+# The most copies an "at most N" card of a scenario's `cards:` may allow (GEMP's data has 2 and 3).
+MAX_UNIQUE_LIMIT = 9
 # The attributes an ability's filter may name (`unchecked` keeps a part the rules cannot read).
 FILTER_KINDS = ("race", "type", "culture", "title", "unchecked")
 
@@ -170,6 +179,10 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ..
         out.append(fact("subtitle", c, card.subtitle))
     if card.unique:
         out.append(fact("unique", c))
+    # An "at most N" card (N of 2 or more, from the data) is unique with its count beside it (rules/lotr/at_most.lp).
+    limit = card.extra.get("unique_limit", 1)
+    if card.unique and limit > 1:
+        out.append(fact("unique_limit", c, limit))
     if card.side:
         out.append(fact("side", c, Const(card.side)))
     if card.collinfo:
@@ -210,11 +223,12 @@ class Lotr(CardGame):
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
         "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
-        "q_stack_via_instance", "card_ability_phase", "q_play_on"}
+        "q_stack_via_instance", "card_ability_phase", "q_play_on", "unique_limit"}
     # How the census (pyengine.tools.census) matches this game's real cards with the edge-case search's abstract ones.
     census: ClassVar[CensusSpec] = CensusSpec(
         card_predicates=frozenset({
-            "used_card", "group", "spelling", "stored", "unique", "subtitle", "collinfo_pick", "clash_version",
+            "used_card", "group", "spelling", "stored", "unique", "unique_limit", "subtitle", "collinfo_pick",
+            "clash_version",
         "translation_of", "card_type", "card_ability", "collinfo", "card_race", "card_filter", "card_ability_phase"}),
         free=frozenset({"card", "card_type", "side"}),
         exact=frozenset({"unique"}),
@@ -231,12 +245,14 @@ class Lotr(CardGame):
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
+    activity_view: ClassVar[str | None] = "show_activity.lp"
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "identity.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
-        "play": ("play.lp", "dead_pile.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",), "ends_in": ("killed.lp",),
+        "play": ("play.lp", "dead_pile.lp", "at_most.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",),
+        "ends_in": ("killed.lp",),
         "deck": ("deck.lp",),
         "coexist": ("play.lp", "coexist.lp", "deck.lp"), "card": ("card_data.lp",),
-        "plays": ("play.lp", "dead_pile.lp", "plays.lp"), "stack": ("stack.lp",),
+        "plays": ("play.lp", "dead_pile.lp", "at_most.lp", "plays.lp"), "stack": ("stack.lp",),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "on"},
@@ -645,6 +661,9 @@ class Lotr(CardGame):
                 del record["side"]
             if one["stored"][card] == 2:
                 record["stored_title"] = f"{title}(2)"
+            limits = [n for c, n in by_name.get("unique_limit", []) if c == card]
+            if limits:
+                record["unique"] = limits[0]
             if card in one.get("subtitle", {}):
                 record["subtitle"] = f"Subtitle {one['subtitle'][card]}"
             if card in one.get("collinfo_pick", {}):
@@ -746,6 +765,8 @@ class Lotr(CardGame):
                     f"{state.fellowship_player or 'unknown'}")
         if evidence.name == "count" and len(args) == 2:
             return f"{args[1].number} cards of the title of {self.describe(args[0], state)} in the deck"
+        if evidence.name == "companions" and len(args) == 1:
+            return f"{args[0].number} companions of the player counted, active in play or in the dead pile"
         if evidence.name == "link" and len(args) == 2:
             return f"{self.describe(args[0], state)} counts as {self.describe(args[1], state)}"
         if evidence.name == "first" and len(args) == 2:
