@@ -28,6 +28,9 @@ OUTPUTS: dict[str, type] = {
     "facts": results.FactsResult,
     # The games that draw a board share one result (today one game draws one).
     "board": next(iter(boards().values())).BoardResult,
+    # The conformance kit: a pack's lines, and what `conformance export` and `conformance compare` print.
+    "conformance-pack": results.PackEntry, "conformance-export": results.ExportResult,
+    "conformance-compare": results.CompareResult,
 }
 SCALARS = {str: {"type": "string"}, int: {"type": "integer"}, bool: {"type": "boolean"}, float: {"type": "number"}}
 

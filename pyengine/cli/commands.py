@@ -246,6 +246,48 @@ def cmd_facts(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_conformance_export(args: argparse.Namespace) -> int:
+    from pyengine.tools import conformance
+
+    with progress("exporting", "files") as shown:
+        result = conformance.export(args.paths, args.out, shown)
+    if args.json:
+        print(result.to_json())
+        return 0
+    games = ", ".join(f"{n} {g}" for g, n in result.games.items())
+    print(f"wrote {result.questions} questions of {result.files} files ({games}) to {result.pack}")
+    reasons: dict[str, list[str]] = {}
+    for skipped in result.skipped:
+        reasons.setdefault(skipped.reason, []).append(skipped.file)
+    for reason, files in reasons.items():
+        shown = ", ".join(files[:3]) + (f" and {len(files) - 3} more" if len(files) > 3 else "")
+        print(f"skipped {len(files)} file{'s' if len(files) != 1 else ''} ({shown}): {reason}")
+    return 0
+
+
+def cmd_conformance_compare(args: argparse.Namespace) -> int:
+    from pyengine.tools import conformance
+
+    result = conformance.compare(args.pack, args.verdicts, args.profile, args.out)
+    if args.json:
+        print(result.to_json())
+        return result.exit_code
+    print(f"{result.answered} questions answered by the engine ({result.unanswered} of the pack not answered)")
+    for side, found in result.per_side.items():
+        print(f"  {side}: {found.agree}/{found.total} agree")
+    print(f"compared with {result.reference}:")
+    for title, table in (("rule", result.per_rule), ("reading", result.per_reading)):
+        for key, found in table.items():
+            if found.agree < found.total:
+                print(f"  {title} {key}: {found.agree}/{found.total} agree")
+    for found in result.disagreements:
+        written = f" -> {found.scenario_file}" if found.scenario_file else ""
+        print(f"DISAGREE {found.id}: engine {json.dumps(found.engine)}, knowledge base "
+              f"{json.dumps(found.knowledge_base)} ({', '.join(found.rules) or 'no rule'}){written}")
+    print(f"{len(result.disagreements)} disagreement{'s' if len(result.disagreements) != 1 else ''}")
+    return result.exit_code
+
+
 def cmd_schema(args: argparse.Namespace) -> int:
     from pyengine.schema import schema
 

@@ -14,6 +14,8 @@ from pyengine.cli.commands import (
     cmd_census,
     cmd_check,
     cmd_completion,
+    cmd_conformance_compare,
+    cmd_conformance_export,
     cmd_consistency,
     cmd_deck,
     cmd_edge_cases,
@@ -63,7 +65,8 @@ def _megabytes(text: str) -> int:
 
 
 SCHEMA_NAMES = ("scenario", "answer", "check", "plays", "deck", "flip", "readings", "rules", "edge-cases",
-                "consistency", "import", "facts", "census", "board")
+                "consistency", "import", "facts", "census", "board", "conformance-pack", "conformance-export",
+                "conformance-compare")
 
 
 DASK_HELP = ("spread the files over the Dask cluster whose scheduler is at ADDRESS (e.g. tcp://10.0.0.5:8786; "
@@ -91,7 +94,7 @@ def global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
 
 # Every command, in the order `pyengine --help` lists them.
 COMMAND_NAMES = ("check", "explain", "deck", "readings", "rules", "import", "edge-cases", "census", "consistency",
-                 "flip", "plays", "board", "schema", "serve", "facts", "completion")
+                 "flip", "plays", "board", "conformance", "schema", "serve", "facts", "completion")
 
 
 class _Unbuilt:
@@ -103,6 +106,14 @@ class _Unbuilt:
 
     def set_defaults(self, **defaults: Any) -> None:
         """Nothing: the command is not run."""
+
+    def add_subparsers(self, **options: Any) -> _Unbuilt:
+        """Nothing: the command's steps are not run either."""
+        return self
+
+    def add_parser(self, *args: Any, **options: Any) -> _Unbuilt:
+        """Nothing: a step of a command not run."""
+        return self
 
 
 def command_named(argv: list[str]) -> str | None:
@@ -255,6 +266,29 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     bd.add_argument("--svg", metavar="FILE", help="draw the moment (default: after the last step) as SVG in FILE")
     readings_options(bd)
     bd.set_defaults(func=cmd_board)
+
+    cf = command("conformance", help="the conformance kit for engine developers: export a pack of questions with "
+                                     "the knowledge base's verdicts, compare an engine's verdicts with it")
+    kit = cf.add_subparsers(dest="kit", required=True, metavar="STEP")
+    ex = kit.add_parser("export", help="write one JSON line per question of the scenario files: the state resolved, "
+                                       "the verdicts under the document's default and every profile")
+    global_options(ex, defaults=False)
+    ex.add_argument("paths", nargs="+", metavar="FILE", help="scenario files or folders of them (hand-written tables, "
+                                                             "census --out and edge-cases --out folders)")
+    ex.add_argument("--out", required=True, metavar="PACK", help="the pack to write (JSON lines)")
+    ex.add_argument("--json", action="store_true", help="print the summary as JSON")
+    ex.set_defaults(func=cmd_conformance_export)
+    cm = kit.add_parser("compare", help="an engine's verdicts (JSON lines of id and verdict) against a pack: "
+                                        "agreement per profile, rule and reading; exit 1 on a disagreement")
+    global_options(cm, defaults=False)
+    cm.add_argument("pack", metavar="PACK")
+    cm.add_argument("verdicts", metavar="VERDICTS")
+    cm.add_argument("--profile", help="the side to compare with: default or a profile (default: the side that "
+                                      "agrees most)")
+    cm.add_argument("--out", metavar="DIR",
+                    help="write each disagreement there as a scenario file whose expectation is the engine's verdict")
+    cm.add_argument("--json", action="store_true", help="print the comparison as JSON")
+    cm.set_defaults(func=cmd_conformance_compare)
 
     sc = command("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
     sc.add_argument("name", choices=SCHEMA_NAMES, help="scenario, or the command whose output it describes")

@@ -37,7 +37,7 @@ MAX_MEMORY_MB = 65_536
 # The edge-case search's largest state (cards); larger ones need more memory than any ceiling allows.
 MAX_SEARCH_CARDS = 8
 # Commands whose whole run is one unit of work, and their default time (seconds) when --timeout is not given.
-LONG_COMMANDS = {"edge-cases": 600.0, "consistency": 600.0, "import": 600.0, "census": 1800.0}
+LONG_COMMANDS = {"edge-cases": 600.0, "consistency": 600.0, "import": 600.0, "census": 1800.0, "conformance": 600.0}
 
 
 DEFAULT_LIMITS = Limits()

@@ -386,3 +386,120 @@ class FactsResult(Result):
 
     file: str
     facts: list[str]
+
+
+@dataclass
+class PackVerdict(Result):
+    """The knowledge base's answer to a pack's question under one side: the verdict (for a `plays` question, its
+    legal and illegal play ids), the rules that gave it, the paragraphs they encode (document:paragraph) and the
+    reading choices it rested on."""
+
+    verdict: Any
+    rules: list[str]
+    paragraphs: list[str]
+    rested_on: dict[str, str]
+
+
+@dataclass
+class PackEntry(Result):
+    """One line of a conformance pack: a question, its state resolved, and the knowledge base's verdict under the
+    document's default (`default`) and under each profile. `expected` is the scenario file's own expectation,
+    asked under the readings `expected_under`; `scenario` is the file with this question alone, for writing a
+    disagreement back as a test."""
+
+    format: str
+    id: str
+    game: str
+    file: str
+    question: str
+    ask: str
+    params: dict[str, Any]
+    state: dict[str, Any]
+    expected: Any
+    expected_under: dict[str, str]
+    verdicts: dict[str, PackVerdict]
+    scenario: dict[str, Any]
+
+    def to_line(self) -> str:
+        """The entry as one line of JSON."""
+        return json.dumps(self.to_dict(), ensure_ascii=False, separators=(",", ":"))
+
+    @classmethod
+    def from_dict(cls, data: dict[str, Any]) -> PackEntry:
+        """An entry read back from a pack's line (a missing or mistyped field raises KeyError or TypeError)."""
+        verdicts = data["verdicts"]
+        if not isinstance(verdicts, dict) or not verdicts:
+            raise TypeError("verdicts must be an object keyed by side")
+        entry = cls(**{f.name: data[f.name] for f in fields(cls) if f.name != "verdicts"},
+                    verdicts={str(side): PackVerdict(**v) for side, v in verdicts.items()})
+        for name in ("id", "game", "file", "question", "ask"):
+            if not isinstance(getattr(entry, name), str):
+                raise TypeError(f"{name} must be text")
+        if not isinstance(entry.scenario, dict) or not isinstance(entry.scenario.get("questions"), list):
+            raise TypeError("scenario must be a scenario file's data")
+        return entry
+
+
+@dataclass
+class SkippedFile(Result):
+    """A file a command read and left out, and why."""
+
+    file: str
+    reason: str
+
+
+@dataclass
+class ExportResult(Result):
+    """A conformance pack written: where, how many questions of how many files (per game), the files left out."""
+
+    pack: str
+    questions: int
+    files: int
+    skipped: list[SkippedFile]
+    games: dict[str, int]
+
+
+@dataclass
+class Agreement(Result):
+    """How many of the questions counted an engine answers as the knowledge base does."""
+
+    agree: int
+    total: int
+
+
+@dataclass
+class Disagreement(Result):
+    """A question an engine answers otherwise than the knowledge base under the side compared: both verdicts, the
+    rules and readings of the knowledge base's, the line of the engine's, and the scenario file written for it."""
+
+    id: str
+    file: str
+    question: str
+    ask: str
+    engine: Any
+    knowledge_base: Any
+    rules: list[str]
+    rested_on: dict[str, str]
+    line: int
+    scenario_file: str | None = _optional()
+
+
+@dataclass
+class CompareResult(Result):
+    """An engine's verdicts against a conformance pack: agreement per side (the default and each profile), and
+    under the reference side per rule id and per reading choice rested on; the disagreements under it."""
+
+    pack: str
+    verdicts: str
+    reference: str
+    answered: int
+    unanswered: int
+    per_side: dict[str, Agreement]
+    per_rule: dict[str, Agreement]
+    per_reading: dict[str, Agreement]
+    disagreements: list[Disagreement]
+
+    @property
+    def exit_code(self) -> int:
+        """0 when the engine agrees with the reference side on every question it answered, 1 otherwise."""
+        return 1 if self.disagreements else 0

@@ -28,6 +28,8 @@ class Game(Protocol):
     # The shared encodings (rules/common) it loads, and whether its encodings run over moments (pyengine.core.stepwise).
     common_files: tuple[str, ...]
     timeline: bool
+    # The file of rules/<game>/ showing which instances in play the rules find active (conformance packs), if any.
+    activity_view: str | None
     base_files: tuple[str, ...]
     kind_files: dict[str, tuple[str, ...]]
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.

@@ -130,6 +130,9 @@ class CardGame:
     # (pyengine.core.stepwise): a card game's state is one moment, grounded in one call.
     common_files: ClassVar[tuple[str, ...]] = ("readings.lp", "verdicts.lp")
     timeline: ClassVar[bool] = False
+    # A view of the game's state rules (a file of rules/<game>/ that shows activity/3): which instances in play the
+    # rules find active, for the conformance kit's resolved states; None where the game has no such notion.
+    activity_view: ClassVar[str | None] = None
 
     @staticmethod
     def check_deck_total(fields: Fields, key: str, counts: list[int]) -> None:

@@ -231,6 +231,8 @@ class Dfm:
     common_files: ClassVar[tuple[str, ...]] = ("readings.lp",)
     # Its encodings run over moments, grounded one at a time (pyengine.core.stepwise, rules/dfm/state.lp).
     timeline: ClassVar[bool] = True
+    # A moment of the Duel has no cards in play to find active (the conformance kit leaves the game out).
+    activity_view: ClassVar[str | None] = None
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
                                              "alliance.lp",
