@@ -14,7 +14,9 @@ every shape; the web server (`pyengine serve`): its start, a warm `/api/plays` o
 against the same `plays` answered in-process, and 200 requests at concurrency 20 and at 8 (latency p50/p95,
 requests per second); the Duel for Middle-earth at game scale (a written game of 20 and of 120 actions checked,
 `plays` on the example and after 40 actions, every reading side by side, the Duel folder, ground atoms per
-action). Each figure with a target carries it (`target`) and whether this run met it (`met`).
+action); the conformance kit: `conformance export` of the repository's scenario files and GEMP's conformance
+files against `check` of the same files, and `conformance compare` of a verdict for every question against
+reading the pack's lines. Each figure with a target carries it (`target`) and whether this run met it (`met`).
 """
 
 from __future__ import annotations
@@ -72,6 +74,10 @@ TARGETS: dict[str, list[tuple[str, str, float]]] = {
     "dfm_plays_after_40_actions": [("median_ms", "<=", 500.0)],
     "dfm_every_reading_example": [("median_ms", "<=", 2000.0)],
     "dfm_check_scenario_folder": [("median_ms", "<=", 2000.0)],
+    # Issue 45's targets for the conformance kit: the repository's files and GEMP's conformance files (about 2,000
+    # questions) exported, and as many verdicts compared.
+    "conformance_export": [("median_ms", "<=", 20000.0)],
+    "conformance_compare": [("median_ms", "<=", 2000.0)],
 }
 
 
@@ -405,6 +411,55 @@ def bench_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
     return results
 
 
+CONFORMANCE = ROOT.parent / "shared" / "conformance" / "gemp"
+
+
+def _timed(args: list[str], repeats: int) -> tuple[float, subprocess.CompletedProcess[str]]:
+    """The median milliseconds of a command from its start to its exit, and its last run."""
+    times, done = [], None
+    for _ in range(repeats):
+        started = time.perf_counter()
+        done = subprocess.run(_command(*args), capture_output=True, text=True, check=False)
+        times.append((time.perf_counter() - started) * 1000)
+        if done.returncode not in (0, 1):
+            raise SystemExit(f"{' '.join(args[:2])} failed: {done.stderr[:2000]}")
+    assert done is not None
+    return statistics.median(times), done
+
+
+def bench_conformance(folder: Path, repeats: int, quick: bool) -> list[dict[str, Any]]:
+    """The conformance kit as an engine team runs it (issue 45): `conformance export` of the repository's scenario
+    files (those whose catalogs the store holds) and GEMP's conformance files, against `check` of the same files
+    on two processes; `conformance compare` of the knowledge base's own gemp (else default) verdict for each
+    question, against reading the pack's lines."""
+    sources = store.sources() if os.environ.get(store.STORE_ENV) else {}
+    if quick:
+        paths = [ROOT / "examples", ROOT / "tests" / "scenarios" / "lotr"]
+    else:
+        paths = [ROOT / "examples", *(p for p in sorted((ROOT / "tests" / "scenarios").iterdir())
+                                      if p.is_dir() and (p.name != "marvel_cdb" or "marvelsdb" in sources))]
+        if CONFORMANCE.is_dir() and "gemp" in sources:
+            paths.append(CONFORMANCE)
+    pack = folder / "pack.jsonl"
+    export_ms, _ = _timed(["conformance", "export", *map(str, paths), "--out", str(pack)], repeats)
+    check_ms, _ = _timed(["check", *map(str, paths), "--jobs", "2", "--json"], repeats)
+    lines = pack.read_text(encoding="utf-8").splitlines()
+    verdicts = folder / "verdicts.jsonl"
+    with verdicts.open("w", encoding="utf-8") as stream:
+        for line in lines:
+            entry = json.loads(line)
+            side = entry["verdicts"].get("gemp", entry["verdicts"]["default"])
+            stream.write(json.dumps({"id": entry["id"], "verdict": side["verdict"]}) + "\n")
+    compare_ms, _ = _timed(["conformance", "compare", str(pack), str(verdicts), "--json"], repeats)
+    read_ms = median_ms(lambda: [json.loads(line) for line in pack.read_text(encoding="utf-8").splitlines()],
+                        repeats)
+    return [{"name": "conformance_export", "median_ms": round(export_ms, 1), "baseline_ms": round(check_ms, 1),
+             "ratio": round(export_ms / check_ms, 2), "items": len(lines),
+             "pack_mb": round(pack.stat().st_size / 2**20, 1)},
+            {"name": "conformance_compare", "median_ms": round(compare_ms, 1), "baseline_ms": round(read_ms, 1),
+             "ratio": round(compare_ms / read_ms, 2), "items": len(lines)}]
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description="pyengine benchmarks")
     parser.add_argument("--quick", action="store_true", help="a short smoke run (the test suite uses it)")
@@ -440,6 +495,7 @@ def main(argv: list[str] | None = None) -> int:
         results.append(bench_batch(f"batch_deck_{deck_count}_decklists_jobs_{jobs}",
                                    ["deck", *map(str, sorted(decks.iterdir())), "--game", "lotr", "--catalog", catalog,
                                     "--jobs", jobs, "--json"], deck_count))
+        results += bench_conformance(folder, 1 if quick else 3, quick)
     results += bench_search([2] if quick else [4, 5, 6], 1 if quick else 3)
     results += bench_server(catalog, cards, 5 if quick else 50, 40 if quick else 200)
     results += bench_duel(1 if quick else 5, quick)
@@ -455,6 +511,7 @@ def main(argv: list[str] | None = None) -> int:
                 else ""
             rate += f", p95 {r['p95_ms']} ms, {r['per_second']}/s, {r['errors']} errors" if "p95_ms" in r else ""
             rate += f", {r['states']} states, {r['shapes']} shapes" if "shapes" in r else ""
+            rate += f", {r['items']} questions" if r["name"].startswith("conformance_") else ""
             rate += (f", ground atoms {r['atoms_10']} at 10 actions, {r['atoms_100']} at 100, slope {r['slope']} a step"
                      if "slope" in r else "")
             goal = f" [target {r['target']}: {'met' if r['met'] else 'not met'}]" if "target" in r else ""

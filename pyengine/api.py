@@ -5,7 +5,8 @@ as `load(text=...)`; ask its questions (`answer`), every play open to a
 player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`), the
 board at every moment with its picture, for a game that draws one (`board`); ground a
 card game's table once and ask it many times under any readings (`table`); validate
-decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`). Readings and
+decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`); export a
+conformance pack and compare an engine's verdicts with it (`conformance_export`, `conformance_compare`). Readings and
 profiles are arguments. Results are typed dataclasses whose `to_json()` is exactly what the command line's
 `--json` prints (the command line is a thin layer over these functions). Every bad input raises `InputError`,
 which carries the file, line, column, field, what was expected and a suggestion; `error.all()` lists each
@@ -24,12 +25,13 @@ from importlib import import_module
 from typing import Any
 
 __all__ = [
-    "CardInfo", "CensusResult", "CheckResult", "ChoiceInfo", "ConsistencyResult", "DeckResult",
-    "DecksResult", "EdgeCasesResult", "Explanation", "FactsResult", "FlipResult", "ImportResult", "InputError",
-    "PlayResult", "QuestionResult", "ReadingChoice", "ReadingInfo", "ReadingsResult", "ReasonResult", "Result",
-    "RuleInfo", "RuleStatement", "RulesResult", "ScenarioResult", "Source", "Table", "VerdictRules", "answer",
-    "board", "card", "census", "check", "check_decks", "consistency", "edge_cases", "explain", "facts", "flip",
-    "import_source", "load", "plays", "readings", "rules", "table", "validate_deck",
+    "CardInfo", "CensusResult", "CheckResult", "ChoiceInfo", "CompareResult", "ConsistencyResult", "DeckResult",
+    "DecksResult", "EdgeCasesResult", "Explanation", "ExportResult", "FactsResult", "FlipResult", "ImportResult",
+    "InputError", "PackEntry", "PlayResult", "QuestionResult", "ReadingChoice", "ReadingInfo", "ReadingsResult",
+    "ReasonResult", "Result", "RuleInfo", "RuleStatement", "RulesResult", "ScenarioResult", "Source", "Table",
+    "VerdictRules", "answer", "board", "card", "census", "check", "check_decks", "conformance_compare",
+    "conformance_export", "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays",
+    "readings", "rules", "table", "validate_deck",
 ]
 
 # Each public name -> the module that defines it and its name there; imported on first use, so that
@@ -39,15 +41,18 @@ _HOME: dict[str, tuple[str, str]] = {
     "CensusResult": ("pyengine.core.results", "CensusResult"),
     "CheckResult": ("pyengine.core.results", "CheckResult"),
     "ChoiceInfo": ("pyengine.core.results", "ChoiceInfo"),
+    "CompareResult": ("pyengine.core.results", "CompareResult"),
     "ConsistencyResult": ("pyengine.core.results", "ConsistencyResult"),
     "DeckResult": ("pyengine.core.results", "DeckResult"),
     "DecksResult": ("pyengine.core.results", "DecksResult"),
     "EdgeCasesResult": ("pyengine.core.results", "EdgeCasesResult"),
     "Explanation": ("pyengine.core.results", "Explanation"),
+    "ExportResult": ("pyengine.core.results", "ExportResult"),
     "FactsResult": ("pyengine.core.results", "FactsResult"),
     "FlipResult": ("pyengine.core.results", "FlipResult"),
     "ImportResult": ("pyengine.core.results", "ImportResult"),
     "InputError": ("pyengine.core.errors", "InputError"),
+    "PackEntry": ("pyengine.core.results", "PackEntry"),
     "PlayResult": ("pyengine.core.results", "PlayResult"),
     "QuestionResult": ("pyengine.core.results", "QuestionResult"),
     "ReadingChoice": ("pyengine.core.results", "ReadingChoice"),
@@ -68,6 +73,8 @@ _HOME: dict[str, tuple[str, str]] = {
     "census": ("pyengine.tools.census", "census"),
     "check": ("pyengine.run.bulk", "check"),
     "check_decks": ("pyengine.run.bulk", "check_decks"),
+    "conformance_compare": ("pyengine.tools.conformance", "compare"),
+    "conformance_export": ("pyengine.tools.conformance", "export"),
     "consistency": ("pyengine.tools.consistency", "consistency"),
     "edge_cases": ("pyengine.tools.edge_cases", "edge_cases"),
     "explain": ("pyengine.core.answering", "explain"),

@@ -158,7 +158,8 @@ def _entries(path: Path) -> Iterator[PackEntry]:
 def export(paths: Iterable[str | Path], out: str | Path, progress: Any = None) -> ExportResult:
     """Write a pack of every question of the scenario files named (folders searched), one JSON line each. Every
     file is read first: any input error stops the export with all of them, and nothing is written."""
-    files = scenario_files([Path(p) for p in paths])
+    named = [paths] if isinstance(paths, str | Path) else list(paths)
+    files = scenario_files([Path(p) for p in named])
     if not files:
         raise InputError("no scenario files found", field="FILES", expected="scenario files or folders of them")
     entries: list[PackEntry] = []

@@ -33,5 +33,7 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
         assert results[name]["median_ms"] > 0 and isinstance(results[name]["met"], bool), name
     assert results["table_query_2x20"]["target"] == "median_ms <= 0.5, ratio <= 6"
     assert results["table_every_reading_2x20"]["sides"] > 10
+    for name in ("conformance_export", "conformance_compare"):
+        assert results[name]["items"] > 100 and results[name]["ratio"] > 0 and isinstance(results[name]["met"], bool)
     atoms = results["dfm_ground_atoms_per_action"]
     assert 0 < atoms["atoms_10"] < atoms["atoms_100"] and atoms["slope"] > 0
