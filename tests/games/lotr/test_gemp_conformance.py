@@ -6,13 +6,14 @@ reading in `rested_on`."""
 from __future__ import annotations
 
 from dataclasses import replace
+from functools import cache
 from pathlib import Path
 
 import pytest
 
 from conftest import ROOT
 from pyengine.core import kb as kbase
-from pyengine.core.engine import answer
+from pyengine.core.engine import Answer, answer
 from pyengine.core.scenario import Scenario, load_scenario
 
 CONFORMANCE = ROOT.parent / "shared" / "conformance" / "gemp"
@@ -37,12 +38,20 @@ def _without_profile(scenario: Scenario) -> Scenario:
     return replace(scenario, questions=[replace(q, readings={}) for q in scenario.questions])
 
 
+@cache
+def _answers(path: Path) -> tuple[Scenario, list[Answer]]:
+    """A conformance file and its answers as written (under the gemp profile), shared by the two tests of it (a
+    module's tests run on one worker)."""
+    scenario = load_scenario(path)
+    return scenario, answer(scenario)
+
+
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_the_gemp_profile_gives_gemps_verdict(path: Path) -> None:
-    scenario = load_scenario(path)
+    scenario, answers = _answers(path)
     assert all(q.readings for q in scenario.questions), "every question of a conformance file names the profile"
     wrong = []
-    for found in answer(scenario):
+    for found in answers:
         q = found.question
         outside = OUTSIDE_UNIQUENESS.get((path.name, q.id))
         if outside is not None:
@@ -54,12 +63,12 @@ def test_the_gemp_profile_gives_gemps_verdict(path: Path) -> None:
 
 @pytest.mark.parametrize("path", FILES, ids=[p.name for p in FILES])
 def test_the_default_departs_from_gemp_only_through_a_reading_the_profile_chooses(path: Path) -> None:
-    scenario = load_scenario(path)
+    scenario, answers = _answers(path)
     gemp = _gemp_choices()
     defaults = {name: reading.default for name, reading in kbase.load("lotr").readings.items()}
     plain = _without_profile(scenario)
     unexplained = []
-    for under_gemp, default in zip(answer(scenario), answer(plain), strict=True):
+    for under_gemp, default in zip(answers, answer(plain), strict=True):
         q = under_gemp.question
         if default.verdict == under_gemp.verdict or (path.name, q.id) in OUTSIDE_UNIQUENESS:
             continue
