@@ -143,6 +143,10 @@ def cmd_census(args: argparse.Namespace) -> int:
               + (f" ({types})" if types else "") + (f" - {entry['why_none']}" if "why_none" in entry else "") + cut)
         for label in entry["examples"]:
             print(f"      {label}")
+        for gap in entry.get("gaps", []):
+            print(f"    {gap['ask']} {gap['a']} / {gap['b']} by {', '.join(gap['a_rules']) or 'no rule'} / "
+                  f"{', '.join(gap['b_rules']) or 'no rule'}: {gap['classes']} classes, {gap['cards']} cards; "
+                  f"smallest {gap['smallest']}")
     if result.files:
         print(f"{len(result.files)} real tables written to {args.out}")
     return 0

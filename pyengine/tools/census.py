@@ -21,7 +21,7 @@ import copy
 import re
 import time
 from collections import Counter
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from functools import cache
 from pathlib import Path
@@ -666,7 +666,7 @@ def _entry(kb: kbase.KnowledgeBase, a: str, b: str, reading: str | None, shown: 
         "paragraphs": paragraphs, "classes_found": len(classes), "cards": len(cards),
         "by_type": dict(sorted(Counter(c.type for c in cards.values()).items())),
         "examples": [found["label"] for found in listed[:EXAMPLES]], "classes": listed,
-        "states": [state.summary() for state in shown],
+        "states": [state.summary() for state in shown], "gaps": _gaps(classes.values()),
         "refused": len(refused), "refused_examples": [state.summary() for state in refused[:EXAMPLES]]}
     if not classes:
         entry["why_none"] = (f"the search found no state where {a} and {b} disagree within its bounds"
@@ -674,6 +674,28 @@ def _entry(kb: kbase.KnowledgeBase, a: str, b: str, reading: str | None, shown: 
                              f"none of the {len(refused)} smallest states where they disagree is shown by real cards "
                              f"of the pool (each needs a card or a relation between cards no real card has)")
     return entry
+
+
+def _gaps(classes: Iterable[RealClass]) -> list[dict[str, Any]]:
+    """The classes grouped by how their real tables' verdicts differ: the question kind, each side's verdict and
+    the rules behind it (what B accepts that A refuses, and the reverse), with the number of classes and cards of
+    each group and its smallest real table (the class of fewest cards)."""
+    groups: dict[tuple[Any, ...], list[RealClass]] = {}
+    for found in classes:
+        questions = (found.table or {}).get("questions", [])
+        for one, other in zip(questions[0::2], questions[1::2], strict=False):
+            if one.get("expect") != other.get("expect"):
+                key = (one["ask"], str(one["expect"]), str(other["expect"]), tuple(one.get("rules", [])),
+                       tuple(other.get("rules", [])))
+                groups.setdefault(key, []).append(found)
+    gaps = []
+    for (ask, verdict_a, verdict_b, rules_a, rules_b), members in groups.items():
+        smallest = min(members, key=lambda c: (len(c.cards), c.key))
+        cards = {cid for c in members for cid in c.cards}
+        gaps.append({"ask": ask, "a": verdict_a, "b": verdict_b, "a_rules": list(rules_a), "b_rules": list(rules_b),
+                     "classes": len(members), "cards": len(cards), "smallest": smallest.to_dict()["label"],
+                     "smallest_table": smallest.table})
+    return sorted(gaps, key=lambda g: (-g["classes"], g["ask"], g["a_rules"]))
 
 
 def _write(folder: Path, game: str, entries: list[dict[str, Any]]) -> list[str]:
@@ -724,6 +746,14 @@ def markdown(result: CensusResult) -> str:
             lines.append(f"- {_cell(found['label'])}{where}")
         if len(entry["classes"]) > REPORT_CLASSES:
             lines.append(f"- and {len(entry['classes']) - REPORT_CLASSES} more classes")
+        if entry["gaps"]:
+            lines += ["", f"How the verdicts differ ({entry['a']}, then {entry['b']}), with the smallest real table:",
+                      "",
+                      "| question | verdicts | rules | classes | cards | smallest |", "|---|---|---|---|---|---|"]
+            for gap in entry["gaps"]:
+                rules = f"{', '.join(gap['a_rules']) or '-'} / {', '.join(gap['b_rules']) or '-'}"
+                lines.append(f"| {gap['ask']} | {gap['a']} / {gap['b']} | {_cell(rules)} | {gap['classes']} | "
+                             f"{gap['cards']} | {_cell(gap['smallest'])} |")
     return "\n".join(lines) + "\n"
 
 

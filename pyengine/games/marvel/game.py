@@ -121,6 +121,10 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[Fact, ...]:
         out += [fact("subtitle", c, title_key(card.subtitle)), fact("subtitle_loose", c, loose_key(card.subtitle))]
     if "deck_limit" in card.extra:
         out.append(fact("deck_limit", c, card.extra["deck_limit"]))
+    if "copies_each" in card.extra:
+        out.append(fact("copies_each", c, card.extra["copies_each"]))
+    if card.extra.get("faction_code") == "hero":
+        out.append(fact("signature", c))
     if alter_ego:
         out += [fact("alter_ego_name", c, title_key(alter_ego)), fact("alter_ego_loose", c, loose_key(alter_ego))]
     if card.extra.get("text_unread"):
@@ -144,8 +148,9 @@ class Marvel(CardGame):
     input_predicates: ClassVar[set[str]] = {
         "card", "card_type", "name", "name_loose", "subtitle", "subtitle_loose", "printed_unique", "deck_limit",
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
-        "q_coexist", "deck_card", "deck_face", "q_reveal", "q_put_into_play", "q_plays", "person_alias",
-        "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face", "text_unread", "q_via_instance"}
+        "q_coexist", "deck_card", "deck_code", "copies_each", "signature", "deck_face", "q_reveal", "q_put_into_play",
+        "q_plays", "person_alias", "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face",
+        "text_unread", "q_via_instance"}
     # How the census (pyengine.tools.census) matches this game's real cards with the edge-case search's abstract ones.
     census: ClassVar[CensusSpec] = CensusSpec(
         card_predicates=frozenset({
@@ -275,7 +280,7 @@ class Marvel(CardGame):
             identity = self._resolve(state, fields.raw("identity"), fields, "identity", hero=True)
             if identity.type != "hero":
                 raise fields.error("identity", f"{identity.label()} is of type {identity.type}", expected="a hero card")
-        entries = []
+        entries, codes = [], []
         for item, line, column, path in fields.items("cards"):
             try:
                 count, ref = 1, item
@@ -286,15 +291,18 @@ class Marvel(CardGame):
                 entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
                 written = entry.require("card", "a card reference")
                 card = self._resolve(state, written, entry, "card", errors=errors)
-                if str(written) in card.extra.get("codes", []):
-                    state.written[card.id] = str(written)
+                # A reprint's own code is the code its copies are written under (MarvelCDB counts per code).
+                code = str(written) if str(written) in card.extra.get("codes", []) else card.id
+                if code != card.id:
+                    state.written[card.id] = code
                 entries.append((card, entry.whole("count", 1, minimum=1)))
+                codes.append((card.id, code, entries[-1][1]))
             except InputError as error:
                 if errors is None:
                     raise
                 errors.append(error)
         self.check_deck_total(fields, "cards", [n for _, n in entries])
-        return {"identity": identity, "entries": entries}
+        return {"identity": identity, "entries": entries, "codes": codes}
 
     def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[State, dict[str, Any]]:
         state = self._new_state(fields)
@@ -437,6 +445,10 @@ class Marvel(CardGame):
                     cards[card.id] = card
                     totals[card.id] = totals.get(card.id, 0) + count
                 out.extend(fact("deck_card", q, cid, n) for cid, n in totals.items())
+                by_code: dict[tuple[str, str], int] = {}
+                for cid, code, n in params.get("codes", []):
+                    by_code[cid, code] = by_code.get((cid, code), 0) + n
+                out.extend(fact("deck_code", q, cid, code, n) for (cid, code), n in by_code.items())
                 if params["identity"] is not None:
                     for face, face_kind in self.faces(params["identity"], state.catalog):
                         cards[face.id] = face
@@ -553,6 +565,10 @@ class Marvel(CardGame):
             return f"{self.describe(args[0], state)} {verb} {self.describe(args[1], state)}"
         if evidence.name == "count" and len(args) == 2:
             return f"{args[1].number} copies of {self.describe(args[0], state)}"
+        if evidence.name == "code" and len(args) == 1:
+            return f"the printed code {args[0].string}"
+        if evidence.name == "scope" and args and args[0].name == "validation":
+            return "MarvelCDB's deck validation checks neither uniqueness nor deck limits"
         if evidence.name == "scope":
             return "the verdict covers the uniqueness rules of marvel_unique only, not deck size or aspects"
         return str(evidence)

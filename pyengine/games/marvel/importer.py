@@ -115,6 +115,16 @@ def text_abilities(entry: dict[str, Any], names: set[str]) -> tuple[list[list[st
     return found, not found and bool(_ENTERS_PLAY.search(text))
 
 
+def _copies_each(entry: dict[str, Any]) -> int | None:
+    """The copies of each of its non-signature cards a hero's deck must hold, where its data says so (MarvelCDB's
+    `deck_requirements` with a `limit`: Adam Warlock's one of each), else None."""
+    requirements = entry.get("deck_requirements")
+    items = requirements if isinstance(requirements, list) else [requirements]
+    limits = [r["limit"] for r in items if isinstance(r, dict) and isinstance(r.get("limit"), int)
+              and not isinstance(r["limit"], bool) and 1 <= r["limit"] <= MAX_NUMBER]
+    return limits[0] if limits else None
+
+
 def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]:
     """Cards with identities linked, reprints resolved and translated names as aliases."""
     real = {code: e for code, e in raw.items() if "name" in e}
@@ -147,6 +157,9 @@ def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]
             extra["text_unread"] = True
         extra["codes"] = reprints.get(code, [])
         if kind == "hero":
+            limit = _copies_each(entry)
+            if limit is not None:
+                extra["copies_each"] = limit
             family = by_set.get(entry.get("set_code") or "", [])
             back = entry.get("back_link")
             alter_egos = [c for c in family if real[c].get("type_code") == "alter_ego"]

@@ -95,4 +95,4 @@ def test_readings_lists_every_marvel_reading(cli) -> None:
     assert set(readings) == {"marvel_no_subtitle_scope", "marvel_alter_ego_person", "marvel_plain_ally_vs_alter_ego",
                              "marvel_identity_faces", "marvel_minion_scope", "marvel_name_spelling", "marvel_deck_key",
                              "marvel_person_spelling"}
-    assert readings["marvel_deck_key"]["profiles"] == {"marvelcdb": "card_code"}
+    assert readings["marvel_deck_key"]["profiles"] == {"marvelcdb": "not_counted", "marvelcdb_editor": "card_code"}
