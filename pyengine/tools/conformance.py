@@ -63,18 +63,19 @@ def _card(card: Card) -> dict[str, Any]:
         if value:
             record[name] = value
     record["unique"] = card.unique
-    for name in ("unique_limit", "deck_limit"):
+    for name in ("unique_limit", "deck_limit", "copies_each"):
         if name in card.extra:
             record[name] = card.extra[name]
     return record
 
 
 def _plain(value: Any) -> Any:
-    """A question's parameters as JSON data: cards as their records, deck entries as card, count and part."""
+    """A question's parameters as JSON data: cards as their records, deck entries as card and count (and, in
+    LOTR, the part of the decklist)."""
     if isinstance(value, Card):
         return _card(value)
-    if isinstance(value, tuple) and len(value) == 3 and isinstance(value[0], Card):
-        return {**_card(value[0]), "count": value[1], "part": value[2]}
+    if isinstance(value, tuple) and len(value) in (2, 3) and isinstance(value[0], Card):
+        return {**_card(value[0]), "count": value[1], **({"part": value[2]} if len(value) == 3 else {})}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
