@@ -24,6 +24,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import Any
 
+from pyengine.core import jsonio
 from pyengine.core import kb as kbase
 from pyengine.core.catalog import Card
 from pyengine.core.engine import Answer, answer_sides, solve
@@ -207,15 +208,7 @@ def _write_whole(target: Path, lines: Iterable[str]) -> None:
 
 def _json_lines(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
     """The JSON objects of a JSON-lines file, each with its line number; blank lines are skipped, a line that is not
-    one JSON object (or repeats a key) is a located error."""
-
-    def unique_keys(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
-        seen: dict[str, Any] = {}
-        for key, value in pairs:
-            if key in seen:
-                raise ValueError(f"key {key!r} appears twice")
-            seen[key] = value
-        return seen
+    one JSON object (or repeats a key: pyengine.core.jsonio) is a located error."""
 
     try:
         size = path.stat().st_size
@@ -233,14 +226,7 @@ def _json_lines(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
                     raise InputError(f"line over {MAX_LINE_CHARS:,} characters", file=str(path), line=number)
                 if not text.strip():
                     continue
-                try:
-                    value = json.loads(text.rstrip("\r\n"), object_pairs_hook=unique_keys)
-                except json.JSONDecodeError as exc:
-                    raise InputError(f"not a JSON line: {exc.msg} at column {exc.colno}", file=str(path),
-                                     line=number, expected="one JSON object per line") from None
-                except (ValueError, RecursionError) as exc:
-                    raise InputError(f"not a JSON line: {printable(str(exc))}", file=str(path), line=number,
-                                     expected="one JSON object per line") from None
+                value = jsonio.loads(text.rstrip("\r\n"), str(path), number)
                 if not isinstance(value, dict):
                     raise InputError(f"a JSON {type(value).__name__}, not an object", file=str(path), line=number,
                                      expected="one JSON object per line")

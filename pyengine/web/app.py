@@ -30,6 +30,7 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from swagger_ui_bundle import swagger_ui_path
 
 from pyengine import api
+from pyengine.core import jsonio
 from pyengine.core.errors import InputError, closest
 from pyengine.core.yamlio import check_data
 from pyengine.games import game_file, registry
@@ -103,10 +104,7 @@ def _error(status: int, messages: list[str], headers: dict[str, str] | None = No
 
 async def _body(request: Request) -> dict[str, Any]:
     """The request's JSON object, or an InputError."""
-    try:
-        data = json.loads(await request.body())
-    except (ValueError, RecursionError) as exc:
-        raise InputError(f"the request body is not JSON: {exc}", field="body", expected="a JSON object") from None
+    data = jsonio.loads(await request.body(), "request body")
     if not isinstance(data, dict):
         raise InputError("the request body is not a JSON object", field="body", expected="a JSON object")
     check_data(data, "request")

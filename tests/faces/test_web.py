@@ -455,3 +455,15 @@ def test_the_servers_connections_send_at_once() -> None:
         client.close()
     finally:
         listening.close()
+
+
+def test_a_json_request_that_repeats_a_key_is_refused_with_its_path(client: TestClient) -> None:
+    """The same text as a file is refused by the YAML reader; as a request it was answered with the first of the
+    two values dropped (a second Sting became legal)."""
+    text = ('{"scenario": {"game": "lotr", "players": {"alice": {"play": [{"id": "sting", "card": "1R313"}]}, '
+            '"alice": {"hand": [{"id": "sting-2", "card": "1R313"}]}}, '
+            '"questions": [{"id": "q", "ask": "play", "instance": "sting-2"}]}}')
+    response = client.post("/api/answer", content=text, headers={"content-type": "application/json"})
+    assert response.status_code == 400
+    assert response.json()["error"] == ("request body: scenario.players.alice: key 'alice' appears twice; expected "
+                                        "each key once in an object")
