@@ -8,6 +8,7 @@ from typing import Any
 
 from pyengine.core.asp import MAX_NUMBER
 from pyengine.core.errors import InputError, closest
+from pyengine.core.text import invisible_characters
 from pyengine.core.yamlio import Mapping, Sequence
 
 
@@ -78,6 +79,17 @@ class Fields:
         value = str(value)
         if not value.strip():
             raise self.error(key, "is empty", expected="a non-empty string")
+        return value
+
+    def title(self, key: str, required: bool = False) -> str | None:
+        """A card's title, subtitle or name: text without invisible characters (pyengine.core.text.invisible),
+        which would print as another card's title while keying as it (a soft hyphen or a zero-width space copied
+        from a web page): refused where a card is defined, so that it can never make a second card of a title."""
+        value = self.text(key, required=required)
+        found = invisible_characters(value or "")
+        if found:
+            raise self.error(key, f"{value!r} holds invisible characters ({', '.join(found)})",
+                             expected="the title as printed, without format characters (retype it, or remove them)")
         return value
 
     def flag(self, key: str, default: bool) -> bool:

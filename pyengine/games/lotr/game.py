@@ -18,7 +18,7 @@ from pyengine.core.errors import InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.resources import facts_dir
-from pyengine.core.text import title_key
+from pyengine.core.text import exact_title, title_key
 from pyengine.core.yamlio import Mapping
 from pyengine.games import DOCUMENTS
 from pyengine.games.common import (
@@ -99,8 +99,8 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
         translation = resolve(translation, fields, "translation_of").id
     return Card(
         id=fields.text("id", required=True) or "",
-        title=fields.text("title", required=True) or "",
-        subtitle=fields.text("subtitle"),
+        title=fields.title("title", required=True) or "",
+        subtitle=fields.title("subtitle"),
         unique=bool(unique),
         side=side,
         type=fields.choice("type", TYPES, required=True) or "",
@@ -173,7 +173,7 @@ def builtin_catalog() -> Catalog:
 def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ...]:
     """The facts of one card (cards are immutable, so each is built once per process)."""
     c = card.id
-    out = [fact("card", c), fact("title", c, card.title), fact("title_key", c, title_key(card.title)),
+    out = [fact("card", c), fact("title", c, exact_title(card.title)), fact("title_key", c, title_key(card.title)),
            fact("card_type", c, Const(card.type))]
     if card.subtitle is not None:
         out.append(fact("subtitle", c, card.subtitle))
@@ -196,7 +196,7 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ..
             # A type is a name of the encodings (card_type/2 holds constants); the other kinds are text.
             shown = title_key(value) if kind == "title" else Const(value) if kind == "type" else value
             out.append(fact("card_filter", c, Const(ability), Const(kind), shown))
-    out.append(fact("stored_title", c, card.stored_title or card.title))
+    out.append(fact("stored_title", c, exact_title(card.stored_title or card.title)))
     if card.split:
         out.append(fact("card_split", c, card.split))
     out.extend(fact("card_ability", c, Const(a)) for a in card.abilities)

@@ -82,10 +82,10 @@ def parse_card(fields: Fields, hypothetical: bool) -> Card:
                              expected="two spellings of one person, e.g. [Greer Nelson, Greer Grant Nelson]")
         persons.append([str(n) for n in item])
     limit = fields.whole("deck_limit", -1, minimum=-1)
-    return Card(id=fields.text("id", required=True) or "", title=fields.text("title", required=True) or "",
-                subtitle=fields.text("subtitle"), unique=fields.flag("unique", False),
+    return Card(id=fields.text("id", required=True) or "", title=fields.title("title", required=True) or "",
+                subtitle=fields.title("subtitle"), unique=fields.flag("unique", False),
                 type=fields.choice("type", TYPES, required=True) or "", hypothetical=hypothetical, aliases=aliases,
-                extra={"alter_ego": fields.text("alter_ego"), "forms": forms, "abilities": _abilities(fields),
+                extra={"alter_ego": fields.title("alter_ego"), "forms": forms, "abilities": _abilities(fields),
                        **({"deck_limit": limit} if limit >= 0 else {}),
                        **({"person_aliases": persons} if persons else {})})
 
