@@ -3,6 +3,9 @@
 
 from __future__ import annotations
 
+import os
+import time
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -11,6 +14,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.errors import InputError, InputErrors, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
+from pyengine.core.text import printable
 from pyengine.core.yamlio import build_from_file, check_data
 from pyengine.games import GAME_NAMES, LISTING_KINDS, Game
 from pyengine.games import game as one_game
@@ -200,12 +204,62 @@ def _question(game: Game, kb: kbase.KnowledgeBase, state: Any, file: str, index:
                     readings_of(q, kb), line)
 
 
-def scenario_files(paths: list[Path]) -> list[Path]:
-    """The scenario files named, folders searched recursively for *.yaml and *.yml, in a stable order."""
+# The bounds of a search of folders for scenario files: how many files it lists, how deep it goes, how long.
+MAX_SCAN_FILES = 100_000
+MAX_SCAN_DEPTH = 40
+MAX_SCAN_SECONDS = 60.0
+
+
+def named_paths(paths: Any, argument: str = "paths") -> list[Path]:
+    """What a caller means by `paths`: one path (`str` or `os.PathLike`) or an iterable of them, as Paths; any
+    other value, or an element of another type, is an InputError naming the argument (a `str` is one path, never
+    its characters)."""
+    if isinstance(paths, str | os.PathLike):
+        paths = [paths]
+    elif isinstance(paths, bytes | bytearray | dict) or not isinstance(paths, Iterable):
+        raise InputError(f"{argument} is {type(paths).__name__}", field=argument,
+                         expected="a path (str or pathlib.Path) or a list of them")
+    found = []
+    for index, item in enumerate(paths):
+        if not isinstance(item, str | os.PathLike) or isinstance(item, bytes):
+            raise InputError(f"{argument}[{index}] is {type(item).__name__}", field=f"{argument}[{index}]",
+                             expected="a path: str or pathlib.Path")
+        text = os.fspath(item)
+        if not isinstance(text, str) or not text or "\x00" in text:
+            raise InputError(f"{argument}[{index}] is {printable(repr(text))}", field=f"{argument}[{index}]",
+                             expected="a non-empty path without NUL characters")
+        found.append(Path(text))
+    return found
+
+
+def scenario_files(paths: list[Path], vanished: list[str] | None = None) -> list[Path]:
+    """The scenario files named, folders searched recursively for *.yaml and *.yml, in a stable order; bounded in
+    files, depth and time. A folder that vanishes or cannot be read while it is searched is skipped and named in
+    `vanished` (when given), the rest still found."""
     found: list[Path] = []
+    deadline = time.monotonic() + MAX_SCAN_SECONDS
     for path in paths:
-        if path.is_dir():
-            found.extend(sorted(p for p in path.rglob("*") if p.suffix.lower() in {".yaml", ".yml"} and p.is_file()))
-        else:
+        if not path.is_dir():
             found.append(path)
+            continue
+        listed: list[Path] = []
+
+        def skipped(error: OSError, root: Path = path) -> None:
+            if vanished is not None:
+                vanished.append(str(error.filename or root))
+
+        for folder, subfolders, names in os.walk(path, onerror=skipped):
+            depth = len(Path(folder).relative_to(path).parts)
+            if depth >= MAX_SCAN_DEPTH:
+                raise InputError(f"folders nested over {MAX_SCAN_DEPTH} deep", file=folder,
+                                 expected="scenario folders less deep, or the files named")
+            subfolders.sort()
+            listed.extend(Path(folder, n) for n in names if Path(n).suffix.lower() in {".yaml", ".yml"})
+            if len(found) + len(listed) > MAX_SCAN_FILES:
+                raise InputError(f"over {MAX_SCAN_FILES:,} scenario files under {path}", file=str(path),
+                                 expected="fewer files in one run, or the folders named apart")
+            if time.monotonic() > deadline:
+                raise InputError(f"searching {path} took over {MAX_SCAN_SECONDS:g} s", file=str(path),
+                                 expected="a smaller folder, or the files named")
+        found.extend(sorted(listed))
     return found

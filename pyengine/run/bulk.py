@@ -159,20 +159,27 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     `limits.memory_mb`, in worker processes: `jobs` of them here, or on the Dask cluster at the address `dask`);
     a file that cannot be answered is reported with its errors (`errors`) and the others are still answered; the
     exit code is the worst of every file's."""
-    from pyengine.core.scenario import scenario_files
+    from pyengine.core.scenario import named_paths, scenario_files
 
     validate_choices(readings, profile)
-    files = scenario_files([Path(p) for p in paths])
+    vanished: list[str] = []
+    files = scenario_files(named_paths(paths), vanished)
     if not files:
         raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
     results = _bounded_files(check_file, check_files, [(str(f), readings, profile) for f in files], jobs,
                              progress, dask)
     answered = [r for r in results if isinstance(r, ScenarioResult)]
-    errors = [r for r in results if isinstance(r, FileErrors)]
+    errors = [*(r for r in results if isinstance(r, FileErrors)), *map(_vanished, vanished)]
     questions = [q for r in answered for q in r.questions]
     passed = sum(q.passed for q in questions)
     return CheckResult(passed, len(questions) - passed, answered, errors,
                        _worst(errors, EXIT_FAILED if passed < len(questions) else EXIT_HOLDS))
+
+
+def _vanished(folder: str) -> FileErrors:
+    """A folder that vanished (or could not be read) while the paths were searched, named in the report."""
+    return file_errors(folder, InputError("vanished or unreadable while the folders were searched; its files were "
+                                          "not answered", file=folder, expected="a folder that stays during the run"))
 
 
 def _worst(errors: list[FileErrors], answered: int) -> int:
@@ -201,8 +208,11 @@ def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: s
                 progress: Progress | None = None, dask: str | None = None) -> DecksResult:
     """Validate decklist files (on `jobs` processes, or on the Dask cluster at the address `dask`); a file that
     cannot be read is reported with its errors (`errors`) and the others are still validated."""
+    from pyengine.core.scenario import named_paths
+
     validate_choices(readings, profile)
-    results = _bounded_files(deck_file, deck_files, [(str(p), game, catalog, readings, profile) for p in paths],
+    results = _bounded_files(deck_file, deck_files,
+                             [(str(p), game, catalog, readings, profile) for p in named_paths(paths)],
                              jobs, progress, dask)
     decks = [r for r in results if isinstance(r, DeckResult)]
     errors = [r for r in results if isinstance(r, FileErrors)]

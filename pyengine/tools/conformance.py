@@ -39,7 +39,7 @@ from pyengine.core.results import (
     PackVerdict,
     SkippedFile,
 )
-from pyengine.core.scenario import Scenario, load_scenario, scenario_files
+from pyengine.core.scenario import Scenario, load_scenario, named_paths, scenario_files
 from pyengine.core.text import printable
 from pyengine.core.yamlio import load_file
 from pyengine.games import GAME_NAMES, LISTING_KINDS
@@ -71,8 +71,8 @@ def _card(card: Card) -> dict[str, Any]:
 
 
 def _plain(value: Any) -> Any:
-    """A question's parameters as JSON data: cards as their records, deck entries as card and count (and, in
-    LOTR, the part of the decklist)."""
+    """A question's parameters as JSON data: cards as their records, deck entries as card and count (and, where
+    the game has them, the part of the decklist)."""
     if isinstance(value, Card):
         return _card(value)
     if isinstance(value, tuple) and len(value) in (2, 3) and isinstance(value[0], Card):
@@ -160,8 +160,7 @@ def _entries(path: Path) -> Iterator[PackEntry]:
 def export(paths: Iterable[str | Path], out: str | Path, progress: Any = None) -> ExportResult:
     """Write a pack of every question of the scenario files named (folders searched), one JSON line each. Every
     file is read first: any input error stops the export with all of them, and nothing is written."""
-    named = [paths] if isinstance(paths, str | Path) else list(paths)
-    files = scenario_files([Path(p) for p in named])
+    files = scenario_files(named_paths(paths))
     if not files:
         raise InputError("no scenario files found", field="FILES", expected="scenario files or folders of them")
     entries: list[PackEntry] = []

@@ -89,11 +89,11 @@ def test_compare_prints_the_disagreement_and_writes_it_as_a_failing_scenario(cli
 
 
 @pytest.mark.parametrize(("line", "message"), [
-    ('{"id": "x", "verdict": "legal"', "1: not a JSON line: Expecting ',' delimiter at column 31"),
+    ('{"id": "x", "verdict": "legal"', "1: not JSON: Expecting ',' delimiter at column 31"),
     ('{"id": "nowhere::q", "verdict": "legal"}', "1: id: question 'nowhere::q' is not in the pack"),
     ('["legal"]', "1: a JSON list, not an object; expected one JSON object per line"),
     ('{"id": "ID", "verdict": "maybe"}', "1: verdict: verdict 'maybe' for a play question; expected legal or illegal"),
-    ('{"id": "ID", "verdict": "legal", "id": "ID"}', "1: not a JSON line: key 'id' appears twice"),
+    ('{"id": "ID", "verdict": "legal", "id": "ID"}', "1: id: key 'id' appears twice"),
     ('{"id": "ID", "verdict": "legal", "engine": "x"}', "1: engine: unknown field 'engine'"),
     ('{"id": "ID", "verdict": "legal"}\n{"id": "ID", "verdict": "illegal"}',
      "2: id: question 'ID' is answered twice (first on line 1)"),
