@@ -123,8 +123,21 @@ def sources(path: Path | None = None) -> dict[str, str]:
         return dict(db.execute("SELECT source, game FROM sources").fetchall())
 
 
+def _identity(path: Path) -> tuple[int, int] | None:
+    """Which file the store is: its device and inode (a store removed and made again is another file)."""
+    try:
+        found = path.stat()
+    except OSError:
+        return None
+    return found.st_dev, found.st_ino
+
+
 class StoreCatalog(Catalog):
-    """One imported source of the store, read card by card."""
+    """One imported source of the store, read card by card. The records read are kept only while the store is
+    as it was when they were read: every lookup first asks SQLite whether another connection changed the file
+    (`PRAGMA data_version`, an import) and whether the path now names another file, and forgets what it kept
+    (reopening the file) when it did, so that a long-lived process (a server worker) never answers from the
+    catalog as it was before a re-import."""
 
     def __init__(self, source: str, path: Path | None = None):
         self.source, self.path = source, path or store_path()
@@ -132,10 +145,29 @@ class StoreCatalog(Catalog):
             raise InputError(f"no imported catalog {source!r} in the store {self.path}", field="catalog",
                              expected=f"run `pyengine import {source} PATH` first, or set {STORE_ENV}")
         self._db = _open(self.path)
+        self._file = _identity(self.path)
+        self._version = self._data_version()
         self._cache: dict[str, Card | None] = {}
         self._names: list[str] | None = None
 
+    def _data_version(self) -> int:
+        return int(self._db.execute("PRAGMA data_version").fetchone()[0])
+
+    def _fresh(self) -> None:
+        """Forget the records kept if the store changed since they were read (see the class)."""
+        file = _identity(self.path)
+        if file != self._file:
+            if file is None:
+                raise _unusable(self.path, "it was removed while in use")
+            self._db.close()
+            self._db, self._file = _open(self.path), file
+        elif self._data_version() == self._version:
+            return
+        self._version = self._data_version()
+        self._cache, self._names = {}, None
+
     def _cards(self, query: str, arg: str) -> list[Card]:
+        self._fresh()
         rows = self._db.execute(query, (self.source, arg)).fetchall()
         return [self._one(card_id) for (card_id,) in rows if self._one(card_id) is not None]  # type: ignore[misc]
 
@@ -147,6 +179,7 @@ class StoreCatalog(Catalog):
         return self._cache[card_id]
 
     def lookup_id(self, card_id: str) -> Card | None:
+        self._fresh()
         return self._one(card_id)
 
     def lookup_code(self, code: str) -> list[Card]:
@@ -156,6 +189,7 @@ class StoreCatalog(Catalog):
         return self._cards("SELECT DISTINCT id FROM names WHERE source = ? AND key = ? ORDER BY id", key)
 
     def suggestion_names(self) -> Iterable[str]:
+        self._fresh()
         if self._names is None:
             rows = self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,))
             self._names = [name for (record,) in rows for name in _decode(record).references()]
@@ -165,6 +199,7 @@ class StoreCatalog(Catalog):
         def like(text: str) -> str:
             return text.replace("\\", "\\\\").replace("%", "\\%").replace("_", "\\_")
 
+        self._fresh()
         rows = self._db.execute(
             "SELECT id FROM names WHERE source = ? AND key LIKE ? ESCAPE '\\' UNION "
             "SELECT id FROM codes WHERE source = ? AND code LIKE ? ESCAPE '\\' UNION "
@@ -173,6 +208,7 @@ class StoreCatalog(Catalog):
         return [card for (card_id,) in rows if (card := self._one(card_id)) is not None]
 
     def all_cards(self) -> Iterator[Card]:
+        self._fresh()
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):
             yield _decode(record)
 
