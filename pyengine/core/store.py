@@ -22,7 +22,12 @@ from pyengine.core.errors import InputError
 from pyengine.core.resources import STORE_ENV
 from pyengine.core.text import title_key
 
+# The store's format: what its tables and records hold. A store of another format is refused, naming the command
+# that rebuilds it; the pyengine version that wrote it is recorded beside it.
+STORE_FORMAT = 2
+
 _SCHEMA = """
+CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS sources (source TEXT PRIMARY KEY, game TEXT NOT NULL, path TEXT NOT NULL,
                                     report TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS cards (source TEXT NOT NULL, id TEXT NOT NULL, record TEXT NOT NULL,
@@ -45,11 +50,76 @@ def _encode(card: Card) -> str:
     return json.dumps(dataclasses.asdict(card), ensure_ascii=False, separators=(",", ":"))
 
 
-def _decode(record: str) -> Card:
-    data: dict[str, Any] = json.loads(record)
-    data["abilities"] = tuple(data.get("abilities") or ())
-    data["aliases"] = tuple(data.get("aliases") or ())
+# Each field of a stored card record, and the types its value may have.
+_RECORD_FIELDS: dict[str, tuple[type, ...]] = {
+    "id": (str,), "title": (str,), "subtitle": (str, type(None)), "unique": (bool,), "side": (str, type(None)),
+    "type": (str,), "culture": (str, type(None)), "collinfo": (str, type(None)), "split": (int, type(None)),
+    "abilities": (list,), "translation_of": (str, type(None)), "hypothetical": (bool,),
+    "stored_title": (str, type(None)), "aliases": (list,), "race": (str, type(None)), "extra": (dict,)}
+
+
+def _decode(record: str, path: Path | None = None, card_id: str | None = None) -> Card:
+    """A stored card record, read as input: every field present with a value of its type (a flag a true bool,
+    never 0, null or "false"), the lists of text; a damaged record, or one written by another format, is an
+    InputError naming the card and the store, never used."""
+
+    def damaged(why: str) -> InputError:
+        return InputError(f"card {card_id!r} of the catalog store is damaged: {why}", file=str(path or store_path()),
+                          field=card_id, expected="a store made by this pyengine: run `pyengine import SOURCE PATH` "
+                                                  "again to rebuild it")
+
+    try:
+        data = json.loads(record)
+    except (ValueError, RecursionError, TypeError):
+        raise damaged("its record is not JSON") from None
+    if not isinstance(data, dict):
+        raise damaged("its record is not an object")
+    if set(data) != set(_RECORD_FIELDS):
+        odd = sorted(set(data) ^ set(_RECORD_FIELDS))
+        raise damaged(f"fields {', '.join(map(repr, odd))} missing or unknown")
+    for name, types in _RECORD_FIELDS.items():
+        value = data[name]
+        if not isinstance(value, types) or (isinstance(value, bool) and bool not in types):
+            raise damaged(f"{name} is {type(value).__name__}")
+    if not data["id"] or not data["title"] or not data["type"] or (card_id is not None and data["id"] != card_id):
+        raise damaged("its id, title or type is empty or another card's")
+    for name in ("abilities", "aliases"):
+        if not all(isinstance(item, str) for item in data[name]):
+            raise damaged(f"{name} holds something other than text")
+        data[name] = tuple(data[name])
     return Card(**data)
+
+
+def _meta(db: sqlite3.Connection) -> dict[str, str]:
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return dict(db.execute("SELECT key, value FROM meta").fetchall()) if "meta" in tables else {}
+
+
+def _format_of(db: sqlite3.Connection) -> str | None:
+    """The store's format, "1" for one written before formats were recorded, None for an empty file."""
+    tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    return _meta(db).get("format", "1") if "sources" in tables else None
+
+
+def _check_format(db: sqlite3.Connection, path: Path) -> None:
+    """Refuse a store of another format than this pyengine's (an earlier one had no meta table)."""
+    found = _meta(db)
+    if found.get("format", "1") != str(STORE_FORMAT):
+        writer = found.get("writer", "an earlier pyengine")
+        raise InputError(f"the catalog store is of format {found.get('format', '1')}, written by {writer}; this "
+                         f"pyengine reads format {STORE_FORMAT}", file=str(path),
+                         expected="a store of this format: run `pyengine import SOURCE PATH` again for each source "
+                                  "(the first import rebuilds the store)")
+
+
+def _writer() -> str:
+    """This pyengine's version, recorded in the stores it writes."""
+    from importlib.metadata import PackageNotFoundError, version
+
+    try:
+        return f"pyengine {version('pyengine')}"
+    except PackageNotFoundError:
+        return "pyengine (not installed)"
 
 
 def _unusable(path: Path, why: object) -> InputError:
@@ -92,6 +162,10 @@ def write_source(source: str, game: str, origin: str, cards: Iterable[Card], rep
     path = path or store_path()
     cards = list(cards)
     with _connect(path, write=True) as db:
+        if _format_of(db) not in (None, str(STORE_FORMAT)):
+            # A store of another format is rebuilt by the import: its sources must each be imported again.
+            db.executescript("DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS cards; "
+                             "DROP TABLE IF EXISTS names; DROP TABLE IF EXISTS codes;")
         db.executescript(_SCHEMA)
         (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
         if not replace and (not cards or len(cards) < stored / 2):
@@ -108,6 +182,8 @@ def write_source(source: str, game: str, origin: str, cards: Iterable[Card], rep
                 db.executemany("INSERT INTO codes VALUES (?, ?, ?)", [(source, code, card.id) for code in codes])
             db.execute("INSERT INTO sources VALUES (?, ?, ?, ?)",
                        (source, game, origin, json.dumps(report, ensure_ascii=False)))
+            db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                           [("format", str(STORE_FORMAT)), ("writer", _writer())])
     return path
 
 
@@ -120,6 +196,7 @@ def sources(path: Path | None = None) -> dict[str, str]:
         tables = {name for (name,) in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
         if "sources" not in tables:
             return {}
+        _check_format(db, path)
         return dict(db.execute("SELECT source, game FROM sources").fetchall())
 
 
@@ -175,7 +252,7 @@ class StoreCatalog(Catalog):
         if card_id not in self._cache:
             row = self._db.execute("SELECT record FROM cards WHERE source = ? AND id = ?",
                                    (self.source, card_id)).fetchone()
-            self._cache[card_id] = _decode(row[0]) if row else None
+            self._cache[card_id] = _decode(row[0], self.path, card_id) if row else None
         return self._cache[card_id]
 
     def lookup_id(self, card_id: str) -> Card | None:
@@ -192,7 +269,7 @@ class StoreCatalog(Catalog):
         self._fresh()
         if self._names is None:
             rows = self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,))
-            self._names = [name for (record,) in rows for name in _decode(record).references()]
+            self._names = [name for (record,) in rows for name in _decode(record, self.path).references()]
         return self._names
 
     def candidates(self, key: str, code: str) -> Iterable[Card]:
@@ -210,7 +287,7 @@ class StoreCatalog(Catalog):
     def all_cards(self) -> Iterator[Card]:
         self._fresh()
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):
-            yield _decode(record)
+            yield _decode(record, self.path)
 
 
 _OPEN: dict[tuple[str, Path], StoreCatalog] = {}

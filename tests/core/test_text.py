@@ -6,14 +6,16 @@ from __future__ import annotations
 from pathlib import Path
 
 import clingo
+import pytest
 import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from pyengine.core.asp import fact
 from pyengine.core.engine import answer
+from pyengine.core.errors import InputError
 from pyengine.core.scenario import load_scenario
-from pyengine.core.text import title_key
+from pyengine.core.text import invisible_characters, title_key
 
 
 def test_title_key_folds_accents_case_quotes_and_spacing() -> None:
@@ -74,6 +76,10 @@ def test_labels_never_change_verdicts(tmp_path: Path, card_id: str, instance_id:
     data["questions"][0]["instance"] = instance_id
     path = tmp_path / "labels.yaml"
     path.write_text(yaml.dump(data, Dumper=_QuotingDumper, allow_unicode=True), encoding="utf-8")
+    if invisible_characters(extra_title):  # a card defined with one is refused where it is written
+        with pytest.raises(InputError, match="holds invisible characters"):
+            load_scenario(path)
+        return
     extra_is_sting = title_key(extra_title) == title_key("Sting")
     verdicts = [a.verdict for a in answer(load_scenario(path))]
     assert verdicts == ["illegal", "legal"] or extra_is_sting

@@ -1,0 +1,95 @@
+"""The catalog store read as it is now and as untrusted input (issue 49, classes 1 and 9): a re-import that changes
+a card, or a store removed and made again, is seen by the next question of a long-lived process (a server worker,
+a warm Dask worker), never answered from the records it read before; a store of another format is refused with the
+command that rebuilds it, and a damaged record is named by card and store, never used."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pyengine import api
+from pyengine.core import store
+from pyengine.core.catalog import Card
+from pyengine.core.errors import InputError
+
+
+def _import(unique: bool) -> None:
+    card = Card(id="1_999", title="Horn of Testing", unique=unique, type="possession", side="free_peoples",
+                collinfo="1R999")
+    store.write_source("gemp", "lotr", "test", [card], {}, replace=True)
+
+
+TABLE = {"game": "lotr", "catalog": "gemp",
+         "players": {"alice": {"support": [{"id": "horn", "card": "1_999"}],
+                               "hand": [{"id": "horn-2", "card": "1_999"}]}},
+         "questions": [{"id": "q", "ask": "play", "instance": "horn-2"}]}
+
+
+def _verdict() -> str | None:
+    [question] = api.answer(TABLE).questions
+    return question.got
+
+
+@pytest.fixture
+def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
+    path = tmp_path / "catalog.sqlite"
+    monkeypatch.setenv(store.STORE_ENV, str(path))
+    store.forget_open_sources()
+    yield path
+    store.forget_open_sources()
+
+
+def test_a_reimport_is_seen_by_the_next_question_in_both_directions(own_store: Path) -> None:
+    _import(unique=True)
+    assert _verdict() == "illegal"
+    _import(unique=False)
+    assert _verdict() == "legal"
+    _import(unique=True)
+    assert _verdict() == "illegal"
+
+
+def test_a_store_made_again_is_read_afresh(own_store: Path) -> None:
+    _import(unique=True)
+    assert _verdict() == "illegal"
+    own_store.unlink()
+    _import(unique=False)
+    assert _verdict() == "legal"
+
+
+def test_the_store_records_its_format_and_writer_and_refuses_another_format(own_store: Path) -> None:
+    """Issue 49, class 9: nothing recorded which version wrote a store; one of another format was read as it was."""
+    import sqlite3
+
+    _import(unique=True)
+    with sqlite3.connect(own_store) as db:
+        meta = dict(db.execute("SELECT key, value FROM meta"))
+        assert meta["format"] == str(store.STORE_FORMAT) and meta["writer"].startswith("pyengine ")
+        db.execute("DELETE FROM meta")
+    store.forget_open_sources()
+    with pytest.raises(InputError) as raised:
+        _verdict()
+    assert raised.value.message.startswith("the catalog store is of format 1, written by an earlier pyengine")
+    assert "run `pyengine import SOURCE PATH` again for each source" in (raised.value.expected or "")
+    _import(unique=True)  # the import rebuilds it
+    assert _verdict() == "illegal"
+
+
+@pytest.mark.parametrize(("change", "why"), [
+    ({"unique": 0}, "unique is int"), ({"unique": None}, "unique is NoneType"), ({"unique": "false"}, "unique is str"),
+    ({"type": ""}, "its id, title or type is empty"), ({"abilities": [1]}, "abilities holds something other"),
+    ({"added_later": True}, "fields 'added_later' missing or unknown"),
+])
+def test_a_damaged_record_is_named_by_card_and_store_never_used(own_store: Path, change: dict, why: str) -> None:
+    import json
+    import sqlite3
+
+    _import(unique=True)
+    with sqlite3.connect(own_store) as db:
+        (record,) = db.execute("SELECT record FROM cards WHERE id = '1_999'").fetchone()
+        db.execute("UPDATE cards SET record = ? WHERE id = '1_999'", (json.dumps({**json.loads(record), **change}),))
+    with pytest.raises(InputError) as raised:
+        _verdict()
+    assert raised.value.message.startswith("card '1_999' of the catalog store is damaged: " + why)
+    assert raised.value.file == str(own_store)
