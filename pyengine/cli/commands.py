@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from pyengine.cli.progress import progress
 from pyengine.core.errors import InputError
+from pyengine.core.files import write_whole
 from pyengine.core.limits import DEFAULT_LIMITS
 from pyengine.core.resources import existing_dirs, scenario_dirs
 from pyengine.core.results import FileErrors
@@ -127,7 +128,7 @@ def cmd_census(args: argparse.Namespace) -> int:
         result = _api().census(args.game, args.catalog, tuple(args.compare) if args.compare else None, args.out,
                                states=args.states, tries=args.tries, progress=shown)
     if args.report:
-        write_whole(args.report, markdown(result), "--report")
+        write_output(args.report, markdown(result), "--report")
     if args.json:
         result.write_json(sys.stdout)
         print()
@@ -152,22 +153,18 @@ def cmd_census(args: argparse.Namespace) -> int:
     return 0
 
 
-def write_whole(path: str, text: str, option: str) -> None:
-    """Write a file whole or not at all: into a partial file beside it, then renamed over it."""
-    target = Path(path)
-    partial = target.with_name(f".{target.name}.{os.getpid()}.partial")
+def write_output(path: str, text: str, option: str) -> None:
+    """An output file the command was asked for, written whole or not at all (pyengine.core.files)."""
     try:
-        partial.write_text(text, encoding="utf-8")
-        os.replace(partial, target)
+        write_whole(Path(path), [text])
     except OSError as exc:
-        partial.unlink(missing_ok=True)
         raise InputError(f"cannot write {path}: {exc.strerror}", file=path, field=option) from None
 
 
 def cmd_board(args: argparse.Namespace) -> int:
     result = _api().board(Path(args.file), args.readings, args.profile, args.moment)
     if args.svg:
-        write_whole(args.svg, result.svg(result.moments[-1].moment), "--svg")
+        write_output(args.svg, result.svg(result.moments[-1].moment), "--svg")
     if args.json:
         result.write_json(sys.stdout)
         print()

@@ -13,6 +13,7 @@ import re
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
+from typing import Any
 
 from pyengine.core.errors import InputError, closest
 from pyengine.core.text import title_key
@@ -61,6 +62,20 @@ class Card:
         dot = "\u2022" if self.unique else ""
         info = self.collinfo or self.id
         return f"{dot}{self.full_name} ({info})"
+
+    def record(self) -> dict[str, Any]:
+        """The card as an engine team needs it to find its own (a conformance pack's record): id, titles,
+        uniqueness with the data's counts (an "at most N" count, a deck limit, a hero's copies of each card), type,
+        side, collector's info or code."""
+        found: dict[str, Any] = {"card": self.id, "title": self.title}
+        for name in ("subtitle", "stored_title", "type", "side", "collinfo"):
+            value = getattr(self, name)
+            if value:
+                found[name] = value
+        found["unique"] = self.unique
+        found.update({name: self.extra[name] for name in ("unique_limit", "deck_limit", "copies_each")
+                      if name in self.extra})
+        return found
 
 
 @dataclass

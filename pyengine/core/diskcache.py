@@ -13,6 +13,8 @@ from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TypeVar
 
+from pyengine.core.files import write_whole
+
 T = TypeVar("T")
 
 # The largest cache file read (bytes); every value kept is well under 1 MB.
@@ -56,9 +58,7 @@ def _write(path: Path, digest: str, text: str) -> None:
     body = text.encode("utf-8")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
-        partial = path.with_suffix(f".{os.getpid()}.tmp")
-        partial.write_bytes(_signature(digest, body) + b"\n" + body)
-        os.replace(partial, path)
+        write_whole(path, [_signature(digest, body).decode("ascii"), "\n", text])
     except OSError:
         pass
 

@@ -121,6 +121,8 @@ class CensusSpec:
     present: frozenset[str]
     # The card types that may stand for one another (the verdicts of the real tables decide whether they do).
     type_families: dict[str, str]
+    # The card facts holding a number (an "at most N" count) that the search draws only as some card of the pool has.
+    counted: frozenset[str] = frozenset()
 
 
 class CardGame:
@@ -181,6 +183,20 @@ class CardGame:
         if not via.arguments:
             return instance
         return f"{instance} via {via.arguments[0].string}"
+
+    def instance_record(self, instance: Any, activity: dict[str, tuple[str, str]]) -> dict[str, Any]:
+        """An instance of the state as a conformance pack holds it: its id, owner, zone and card record, and, where
+        the rules found it active or not (`activity`: instance -> (active or inactive, why)), that and why."""
+        found: dict[str, Any] = {"id": instance.id, "owner": instance.owner, "zone": instance.zone,
+                                 **instance.card.record()}
+        if instance.id in activity:
+            found["active"] = activity[instance.id][0] == "active"
+            found["active_because"] = activity[instance.id][1]
+        return found
+
+    def turn_record(self, state: Any) -> dict[str, Any]:
+        """Whose turn and which phase the state is at, and where, as a conformance pack holds it (none here)."""
+        return {}
 
     def describe_instance(self, instance: Any) -> str:
         return f"{instance.card.label()} [{instance.id}]"

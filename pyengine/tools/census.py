@@ -222,9 +222,9 @@ class Pool:
             found.update(fact("pool_differs", Const(a), Const(b), kind) for a, b in game.census.differing
                          if a in texts and b in texts and texts[a] != texts[b])
             found.update(fact("pool_has", Const(name), kind) for name in game.census.present if name in texts)
-            limit = card.extra.get("unique_limit", 1)
-            if card.unique and limit > 1:
-                found.add(fact("pool_limit", kind, limit))
+            found.update(fact("pool_count", Const(name), kind, int(args[1][1])) for name, args in self.props[card.id]
+                         if name in game.census.counted and len(args) == 2 and args[1][0] == "const"
+                         and args[1][1].isdigit())
             for plain, loose in game.census.respelt:
                 if plain in texts and loose in texts:
                     spellings.setdefault((plain, texts[loose][1]), []).append((texts[plain][1], kind))
@@ -682,8 +682,10 @@ def _gaps(classes: Iterable[RealClass]) -> list[dict[str, Any]]:
     each group and its smallest real table (the class of fewest cards)."""
     groups: dict[tuple[Any, ...], list[RealClass]] = {}
     for found in classes:
-        questions = (found.table or {}).get("questions", [])
-        for one, other in zip(questions[0::2], questions[1::2], strict=False):
+        if found.table is None:
+            continue
+        asked = {q["id"]: q for q in found.table["questions"]}
+        for one, other in ((asked[a], asked[b]) for a, b in _pairs(found.table)):
             if one.get("expect") != other.get("expect"):
                 key = (one["ask"], str(one["expect"]), str(other["expect"]), tuple(one.get("rules", [])),
                        tuple(other.get("rules", [])))

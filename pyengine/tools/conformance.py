@@ -16,7 +16,6 @@ whose expectation is the engine's verdict."""
 from __future__ import annotations
 
 import json
-import os
 import shutil
 from collections import Counter
 from collections.abc import Iterable, Iterator
@@ -29,6 +28,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.catalog import Card
 from pyengine.core.engine import Answer, answer_sides, solve
 from pyengine.core.errors import InputError, InputErrors, closest
+from pyengine.core.files import write_whole
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import (
     Agreement,
@@ -55,28 +55,13 @@ MAX_LINE_CHARS = 4 * 1024 * 1024
 OUT_MARKER = ".pyengine-conformance"
 
 
-def _card(card: Card) -> dict[str, Any]:
-    """A card as an engine team needs it to find its own: id, titles, uniqueness (with a count from the data),
-    type, side, collector's info or code."""
-    record: dict[str, Any] = {"card": card.id, "title": card.title}
-    for name in ("subtitle", "stored_title", "type", "side", "collinfo"):
-        value = getattr(card, name)
-        if value:
-            record[name] = value
-    record["unique"] = card.unique
-    for name in ("unique_limit", "deck_limit", "copies_each"):
-        if name in card.extra:
-            record[name] = card.extra[name]
-    return record
-
-
 def _plain(value: Any) -> Any:
     """A question's parameters as JSON data: cards as their records, deck entries as card and count (and, where
     the game has them, the part of the decklist)."""
     if isinstance(value, Card):
-        return _card(value)
+        return value.record()
     if isinstance(value, tuple) and len(value) in (2, 3) and isinstance(value[0], Card):
-        return {**_card(value[0]), "count": value[1], **({"part": value[2]} if len(value) == 3 else {})}
+        return {**value[0].record(), "count": value[1], **({"part": value[2]} if len(value) == 3 else {})}
     if isinstance(value, list | tuple):
         return [_plain(v) for v in value]
     if isinstance(value, dict):
@@ -95,32 +80,12 @@ def _activity(scenario: Scenario) -> dict[str, tuple[str, str]]:
 
 
 def _state(scenario: Scenario, data: dict[str, Any]) -> dict[str, Any]:
-    """The scenario's state, resolved: every instance with its card record and where it lies."""
-    state = scenario.state
+    """The scenario's state, resolved: the catalog, the players, whose turn it is and every instance with its card
+    record, as the game writes them (its instance_record and turn_record)."""
+    game, state = scenario.game, scenario.state
     activity = _activity(scenario)
-    instances = []
-    for inst in state.instances.values():
-        record: dict[str, Any] = {"id": inst.id, "owner": inst.owner, "zone": inst.zone, **_card(inst.card)}
-        if getattr(inst, "borne_by", None):
-            record["bearer"] = inst.borne_by
-        if getattr(inst, "on", None):
-            record["stacked_on"] = inst.on
-        if inst.id in activity:
-            record["active"] = activity[inst.id][0] == "active"
-            record["active_because"] = activity[inst.id][1]
-        if hasattr(inst, "wounds"):
-            record["wounds"] = inst.wounds
-        face = getattr(inst, "face", None)
-        if face is not None:
-            record["face"] = _card(face)
-        instances.append(record)
-    resolved: dict[str, Any] = {"catalog": str(data.get("catalog", "builtin")), "players": list(state.players)}
-    if getattr(state, "fellowship_player", None) is not None or getattr(state, "phase", None) is not None:
-        resolved["turn"] = {"player": state.fellowship_player, "phase": state.phase}
-    if getattr(state, "current_site", None):
-        resolved["current_site"] = state.current_site
-    resolved["instances"] = instances
-    return resolved
+    return {"catalog": str(data.get("catalog", "builtin")), "players": list(state.players), **game.turn_record(state),
+            "instances": [game.instance_record(inst, activity) for inst in state.instances.values()]}
 
 
 def _verdict(found: Answer, kb: kbase.KnowledgeBase) -> PackVerdict:
@@ -182,27 +147,12 @@ def export(paths: Iterable[str | Path], out: str | Path, progress: Any = None) -
     if errors:
         raise InputErrors(errors) if len(errors) > 1 else errors[0]
     target = Path(out)
-    _write_whole(target, (e.to_line() for e in entries))
+    try:
+        write_whole(target, (e.to_line() + "\n" for e in entries))
+    except OSError as exc:
+        raise InputError(f"cannot write the pack: {exc.strerror}", file=str(target), field="--out") from None
     return ExportResult(str(target), len(entries), len(files) - len(skipped), skipped,
                         dict(sorted(Counter(e.game for e in entries).items())))
-
-
-def _write_whole(target: Path, lines: Iterable[str]) -> None:
-    """Write a file whole or not at all: into a new temporary file beside it (never through a link planted at its
-    name), renamed over the target once complete."""
-    temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    try:
-        handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, 0o644)
-    except OSError as exc:
-        raise InputError(f"cannot write the pack: {exc.strerror}", file=str(target)) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            for line in lines:
-                stream.write(line + "\n")
-        os.replace(temporary, target)
-    except BaseException:
-        temporary.unlink(missing_ok=True)
-        raise
 
 
 def _json_lines(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
@@ -381,8 +331,12 @@ def compare(pack_path: str | Path, verdicts_path: str | Path, profile: str | Non
             stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in f"{Path(found.file).stem}-{found.question}")
             names[stem] += 1
             target = folder / (f"{stem}.yaml" if names[stem] == 1 else f"{stem}-{names[stem]}.yaml")
-            _write_whole(target, [_scenario_text(pack[found.id], found.engine, reference, verdicts_file,
-                                                 found.line).rstrip("\n")])
+            try:
+                write_whole(target, [_scenario_text(pack[found.id], found.engine, reference, verdicts_file,
+                                                    found.line)])
+            except OSError as exc:
+                raise InputError(f"cannot write a disagreement: {exc.strerror}", file=str(target),
+                                 field="--out") from None
             found.scenario_file = str(target)
     return CompareResult(str(pack_file), str(verdicts_file), reference, len(engine), len(pack) - len(engine),
                          per_side, {k: Agreement(*v) for k, v in sorted(per_rule.items())},

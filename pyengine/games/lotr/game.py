@@ -241,7 +241,8 @@ class Lotr(CardGame):
         present=frozenset({"subtitle"}),
         type_families={
             "companion": "character", "ally": "character", "minion": "character",
-            "possession": "attachment", "condition": "attachment", "artifact": "attachment"})
+            "possession": "attachment", "condition": "attachment", "artifact": "attachment"},
+        counted=frozenset({"unique_limit"}))
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -747,6 +748,22 @@ class Lotr(CardGame):
 
     def zone_words(self, zone: str) -> str:
         return ZONE_NAMES.get(zone, zone)
+
+    def instance_record(self, instance: Any, activity: dict[str, tuple[str, str]]) -> dict[str, Any]:
+        found = super().instance_record(instance, activity)
+        if instance.borne_by:
+            found["bearer"] = instance.borne_by
+        if instance.on:
+            found["stacked_on"] = instance.on
+        return {**found, "wounds": instance.wounds}
+
+    def turn_record(self, state: State) -> dict[str, Any]:
+        found: dict[str, Any] = {}
+        if state.fellowship_player is not None or state.phase is not None:
+            found["turn"] = {"player": state.fellowship_player, "phase": state.phase}
+        if state.current_site:
+            found["current_site"] = state.current_site
+        return found
 
     def describe_instance(self, inst: Any) -> str:
         where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"

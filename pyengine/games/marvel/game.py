@@ -543,6 +543,10 @@ class Marvel(CardGame):
 
     # -- explanations --------------------------------------------------------------------------------------
 
+    def instance_record(self, instance: Any, activity: dict[str, tuple[str, str]]) -> dict[str, Any]:
+        found = super().instance_record(instance, activity)
+        return {**found, "face": instance.face.record()} if instance.face is not None else found
+
     def describe_instance(self, inst: Any) -> str:
         if inst.zone == "identity":
             face = inst.face or inst.card
