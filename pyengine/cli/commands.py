@@ -323,6 +323,13 @@ def cmd_serve(args: argparse.Namespace) -> int:
     import uvicorn
 
     from pyengine.web.app import Settings, create_app
+    from pyengine.web.connections import (
+        DEFAULT_CONNECTIONS,
+        ConnectionBounds,
+        bounded_protocol,
+        connection_ceiling,
+        quiet_accept_failures,
+    )
 
     docs = args.docs or os.environ.get("PYENGINE_DOCS")
     if docs and not Path(docs).is_dir():
@@ -331,9 +338,16 @@ def cmd_serve(args: argparse.Namespace) -> int:
     settings = Settings(docs=Path(docs) if docs else None, scenarios=scenarios,
                         workers=args.workers, solve_seconds=args.timeout or DEFAULT_LIMITS.solve_seconds,
                         memory_mb=args.memory, max_instances=args.max_instances, server_memory_mb=args.memory)
+    ceiling = connection_ceiling(args.workers)
+    if args.connections and args.connections > ceiling:
+        raise InputError(f"{args.connections} connections would pass the open-file limit (at most {ceiling} here)",
+                         field="--connections", expected=f"at most {ceiling}, or a higher `ulimit -n`")
+    bounds = ConnectionBounds(args.header_timeout, args.body_timeout,
+                              args.connections or min(DEFAULT_CONNECTIONS, ceiling))
     listening = _listen(args.host, args.port)
     print(f"pyengine explorer on http://{args.host}:{args.port}/ (Ctrl+C stops it)", file=sys.stderr, flush=True)
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning"))
+    quiet_accept_failures()
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), log_level="warning", http=bounded_protocol(bounds)))
     server.run(sockets=[listening])
     return 0
 

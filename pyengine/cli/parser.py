@@ -304,6 +304,13 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                     help="scenario folders the rulebook cites, each of which must exist (default: the examples "
                          "and test scenarios pyengine ships)")
     sv.add_argument("--workers", type=_positive_int, default=2, help="worker processes answering (default 2)")
+    sv.add_argument("--connections", type=_positive_int, metavar="N",
+                    help="connections held open at most; past it one is answered 503 and closed (default 256, "
+                         "and always below the open-file limit)")
+    sv.add_argument("--header-timeout", type=_seconds, default=10.0, metavar="SECONDS",
+                    help="how long a request's head may take to arrive whole (default 10 s; then 408 and closed)")
+    sv.add_argument("--body-timeout", type=_seconds, default=30.0, metavar="SECONDS",
+                    help="how long a request's body may take after its head (default 30 s)")
     sv.set_defaults(func=cmd_serve)
 
     fa = command("facts", help="print the facts a scenario becomes (for implementers and debugging)")

@@ -9,6 +9,7 @@ deeply, does not match its signature or cannot be read back is left alone and th
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import os
 import re
@@ -91,10 +92,8 @@ def _read(path: Path, digest: str) -> str | None:
 def _write(path: Path, digest: str, text: str) -> None:
     """Write a cache file whole (a partial file renamed into place), or not at all."""
     body = text.encode("utf-8")
-    try:
+    with contextlib.suppress(OSError):
         write_whole(path, [_signature(digest, body).decode("ascii"), "\n", text], mode=0o600)
-    except OSError:
-        pass
 
 
 def cached(name: str, files: Iterable[Path], work_out: Callable[[], T], to_json: Callable[[T], str],

@@ -21,7 +21,7 @@ from typing import Any
 
 from starlette.applications import Starlette
 from starlette.exceptions import HTTPException
-from starlette.requests import Request
+from starlette.requests import ClientDisconnect, Request
 from starlette.responses import JSONResponse, RedirectResponse, Response
 from starlette.routing import Mount, Route
 from starlette.staticfiles import StaticFiles
@@ -279,6 +279,8 @@ def post(kind: str, search: bool = False) -> Callable[[Request], Awaitable[Respo
             data = await _body(request)
         except InputError as error:
             return _error(400, [str(error)])
+        except ClientDisconnect:  # the body never came whole (the body timeout closed the connection)
+            return Response(status_code=CLIENT_GONE)
         server = _server(request)
         answered = await _unless_gone(request, server.run(kind, data, server.settings.search_seconds if search
                                                           else None))
