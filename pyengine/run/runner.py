@@ -20,6 +20,7 @@ import time
 import traceback
 from collections.abc import Callable
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import TYPE_CHECKING, Any
 
 from pyengine.core.errors import BoundError, DefectError, InputError
@@ -117,14 +118,45 @@ def limit_server_memory(megabytes: int) -> None:
     resource.setrlimit(resource.RLIMIT_DATA, (ceiling if hard == resource.RLIM_INFINITY else min(ceiling, hard), hard))
 
 
-def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int) -> None:
-    """Answer units of work sent over `conn` until told to stop or recycled."""
+def held_bytes() -> int:
+    """The bytes this process's memory allocator holds in use (glibc's mallinfo2: what clingo's ground programs
+    and Python's larger objects occupy, not the freed memory the allocator keeps for reuse), else its address
+    space."""
+    mallinfo2 = _mallinfo_function()
+    if mallinfo2 is None:
+        return _address_space()
+    info = mallinfo2()
+    return int(info.uordblks + info.hblkhd)
+
+
+@lru_cache(maxsize=1)
+def _mallinfo_function() -> Callable[[], Any] | None:
+    """glibc's mallinfo2, or None where the C library has none."""
+    import ctypes
+    import ctypes.util
+
+    class MallInfo2(ctypes.Structure):
+        _fields_ = [(name, ctypes.c_size_t) for name in
+                    ("arena", "ordblks", "smblks", "hblks", "hblkhd", "usmblks", "fsmblks", "uordblks", "fordblks",
+                     "keepcost")]
+
+    try:
+        function = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").mallinfo2
+    except (OSError, AttributeError):
+        return None
+    function.restype = MallInfo2
+    return function  # type: ignore[no-any-return]
+
+
+def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int, headroom: int = 0) -> None:
+    """Answer units of work sent over `conn` until told to stop or recycled: each within `megabytes` (the memory
+    ceiling its failures name) beside what the worker keeps between units, which `headroom` MB more allow."""
     from pyengine.core.store import forget_open_sources
 
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget_open_sources()
-    limit_memory(megabytes)
+    limit_memory(megabytes + headroom)
     done = 0
     while done < RECYCLE_AFTER:
         try:
@@ -161,12 +193,13 @@ def _reply(slot: _Slot) -> Any:
 class _Slot:
     """One worker process and the unit it is working on."""
 
-    def __init__(self, function: Callable[[Any], Any], megabytes: int, start_method: str = "fork"):
+    def __init__(self, function: Callable[[Any], Any], megabytes: int, start_method: str = "fork",
+                 headroom: int = 0):
         import multiprocessing
 
         context = multiprocessing.get_context(start_method)
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, function, megabytes), daemon=True)
+        self.process = context.Process(target=_worker, args=(child, function, megabytes, headroom), daemon=True)
         self.process.start()
         child.close()
         self.index: int | None = None
@@ -315,11 +348,15 @@ class WorkerPool:
     within `seconds` (a worker past its deadline is killed and replaced; the call gives a Failure), each worker
     under the memory ceiling. Workers come from a fork server started by `start()` with `preload` imported, so
     a new worker is warm at once and never inherits the server's threads. A call waits for a free worker at
-    most `wait_seconds`, behind at most `max_waiting` others; past either bound it raises Busy at once."""
+    most `wait_seconds`, behind at most `max_waiting` others; past either bound it raises Busy at once. A worker
+    may keep values between calls within `kept_mb` of their own (the function keeps itself within them): its
+    address space is bounded by the ceiling and that budget together, so a call that fits the ceiling alone
+    fits beside whatever the worker keeps."""
 
     def __init__(self, function: Callable[[Any], Any], size: int, seconds: float, megabytes: int,
-                 preload: list[str], wait_seconds: float = 10.0, max_waiting: int = 64):
+                 preload: list[str], wait_seconds: float = 10.0, max_waiting: int = 64, kept_mb: int = 0):
         self.function, self.size, self.seconds, self.megabytes = function, size, seconds, megabytes
+        self.kept_mb = kept_mb
         self.preload, self.wait_seconds, self.max_waiting = preload, wait_seconds, max_waiting
         import asyncio  # only a server keeps a pool
 
@@ -328,7 +365,7 @@ class WorkerPool:
         self.waiting = 0
 
     def _new_slot(self) -> _Slot:
-        slot = _Slot(self.function, self.megabytes, "forkserver")
+        slot = _Slot(self.function, self.megabytes, "forkserver", self.kept_mb)
         self.slots.append(slot)
         return slot
 

@@ -60,9 +60,17 @@ class Settings:
     # How long a request may wait for a free worker, and how many may wait at once: past either, a 503.
     wait_seconds: float = 10.0
     max_waiting: int = 64
+    # What a worker may keep between requests (ground tables, drawn boards), in MB beside the memory ceiling of each
+    # request (default a quarter of it): the least recently used are dropped past it.
+    kept_mb: int | None = None
     # The server process's own memory ceiling over what it holds once started (MB; `pyengine serve` sets it to
     # --memory, a test client leaves it off): past it a request fails alone, the server goes on.
     server_memory_mb: int | None = None
+
+
+    def kept_budget_mb(self) -> int:
+        """The MB a worker may keep between requests."""
+        return self.memory_mb // 4 if self.kept_mb is None else self.kept_mb
 
 
 class BodyLimit:
@@ -217,7 +225,8 @@ class Server:
         request = {k: v for k, v in data.items() if k not in SERVER_FIELDS}
         job = {**request, "kind": kind, "limits": {"max_instances": settings.max_instances,
                                                 "solve_seconds": seconds or settings.solve_seconds,
-                                                "max_reply_bytes": settings.max_reply_bytes}}
+                                                "max_reply_bytes": settings.max_reply_bytes,
+                                                "kept_mb": settings.kept_budget_mb()}}
         try:
             reply = await (self.gatherer.call(job, seconds) if kind == "plays" else self.pool.call(job, seconds))
         except Busy as busy:
@@ -484,7 +493,7 @@ ROUTES = [
 def create_app(settings: Settings) -> Starlette:
     """The application; its worker pool starts with it and stops with it."""
     pool = WorkerPool(jobs.run, settings.workers, settings.solve_seconds, settings.memory_mb, jobs.PRELOAD,
-                      settings.wait_seconds, settings.max_waiting)
+                      settings.wait_seconds, settings.max_waiting, settings.kept_budget_mb())
     server = Server(settings, pool, Gatherer(pool))
 
     @asynccontextmanager

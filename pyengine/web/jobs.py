@@ -24,6 +24,7 @@ from pyengine.core.limits import limits
 from pyengine.core.scenario import Scenario, scenario_from_data
 from pyengine.core.yamlio import load_text
 from pyengine.games import game_modules
+from pyengine.run.runner import held_bytes
 
 # Modules a fresh worker imports before its first job, so that it answers warm.
 PRELOAD = ["pyengine.web.jobs", "pyengine.core.engine", "pyengine.core.render", *game_modules(), "pyengine.tools.flip",
@@ -43,9 +44,15 @@ def _table(job: dict[str, Any], asks: bool = False) -> Scenario:
                      expected="a scenario as a JSON object, or its YAML text")
 
 
-# Tables this worker has grounded (api.Table), the most recently used last, at most TABLES_KEPT of them.
+# Tables this worker has grounded (api.Table), the most recently used last, at most TABLES_KEPT of them, and within
+# the worker's budget for kept values (_make_room).
 TABLES_KEPT = 16
 _TABLES: OrderedDict[str, api.Table] = OrderedDict()
+# The bytes each kept table or board holds (by its key): what the worker's allocator held beyond what it held
+# before each job that grounded or asked it (pyengine.run.runner.held_bytes).
+_COSTS: dict[str, int] = {}
+# The keys of the kept values the job in hand touched.
+_TOUCHED: list[str] = []
 
 
 def _table_key(job: dict[str, Any]) -> str:
@@ -61,10 +68,23 @@ def _table_key(job: dict[str, Any]) -> str:
     return hashlib.sha256(json.dumps(made_of, sort_keys=True, default=str).encode()).hexdigest()
 
 
+def _make_room(budget_mb: int) -> None:
+    """Drop kept tables and boards (tables first), the least recently used first, until what they hold is within
+    `budget_mb`: the next request, which fits the memory ceiling alone, then fits beside them, and a full cache is
+    an eviction, never a refusal."""
+    budget = budget_mb * 1024 * 1024
+    while (_TABLES or _BOARDS) and sum(_COSTS.values()) > budget:
+        key, _ = (_TABLES or _BOARDS).popitem(last=False)
+        _COSTS.pop(key, None)
+    for key in set(_COSTS) - set(_TABLES) - set(_BOARDS):  # dropped by the count bound
+        del _COSTS[key]
+
+
 def _kept_table(job: dict[str, Any]) -> api.Table | None:
     """The job's table grounded once in this worker and kept for the next request about it, or None for a game
     grounded a moment at a time (answered afresh each time)."""
     key = _table_key(job)
+    _TOUCHED.append(key)
     if key in _TABLES:
         _TABLES.move_to_end(key)
         return _TABLES[key]
@@ -260,6 +280,7 @@ def board(job: dict[str, Any]) -> Any:
     if moment is not None and (not isinstance(moment, int) or isinstance(moment, bool)):
         raise InputError(f"got {moment!r}", field="moment", expected="a moment: 0 (the start) or a step's number")
     key = hashlib.sha256(json.dumps([_table_key(job), readings, profile], sort_keys=True).encode()).hexdigest()
+    _TOUCHED.append(key)
     if key in _BOARDS:
         _BOARDS.move_to_end(key)
     else:
@@ -297,7 +318,8 @@ def _encoded(data: Any) -> str:
 
 
 def run(job: dict[str, Any]) -> dict[str, Any]:
-    """One request's work under its bounds: {"ok": its JSON text} or {"errors": [...]}."""
+    """One request's work under its bounds: {"ok": its JSON text} or {"errors": [...]}. What the work left held is
+    charged to the kept tables and boards it touched, which are then brought within their budget."""
     bounds = job.get("limits", {})
     limits.max_instances = bounds.get("max_instances", limits.max_instances)
     limits.solve_seconds = bounds.get("solve_seconds", limits.solve_seconds)
@@ -305,8 +327,15 @@ def run(job: dict[str, Any]) -> dict[str, Any]:
     kind = KINDS.get(job.get("kind"))  # type: ignore[arg-type]
     if kind is None:
         return {"errors": [f"unknown kind of work {job.get('kind')!r}"]}
+    held, _TOUCHED[:] = held_bytes(), []
     try:
         data = kind(job)
         return {"ok": json.dumps(data) if job["kind"] == "plays_gathered" else _encoded(data)}
     except InputError as error:
         return {"errors": [str(e) for e in error.all()]}
+    finally:
+        data = None
+        grown = max(0, held_bytes() - held)
+        for key in dict.fromkeys(_TOUCHED):
+            _COSTS[key] = _COSTS.get(key, 0) + grown // len(set(_TOUCHED))
+        _make_room(bounds.get("kept_mb", limits.memory_mb // 4))
