@@ -59,7 +59,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "ReadingInfo": ("pyengine.core.results", "ReadingInfo"),
     "ReadingsResult": ("pyengine.core.results", "ReadingsResult"),
     "ReasonResult": ("pyengine.core.results", "ReasonResult"),
-    "Result": ("pyengine.core.answering", "Result"),
+    "Result": ("pyengine.core.results", "Result"),
     "RuleInfo": ("pyengine.core.results", "RuleInfo"),
     "RuleStatement": ("pyengine.core.results", "RuleStatement"),
     "RulesResult": ("pyengine.core.results", "RulesResult"),

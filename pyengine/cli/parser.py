@@ -4,7 +4,6 @@ pyengine.cli.commands."""
 from __future__ import annotations
 
 import argparse
-import os
 from typing import Any
 
 from pyengine import __version__
@@ -30,6 +29,7 @@ from pyengine.cli.commands import (
     cmd_serve,
 )
 from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, MAX_MEMORY_MB, MAX_SECONDS
+from pyengine.core.limits import processors as usable_processors
 from pyengine.core.resources import STORE_ENV
 from pyengine.games import GAME_NAMES, SOURCE_HELP, SOURCES
 
@@ -143,7 +143,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         global_options(one, defaults=False)
         return one
 
-    processors = len(os.sched_getaffinity(0))
+    processors = usable_processors()
+
+    def jobs(text: str) -> int:
+        value = _positive_int(text)
+        if value > processors:
+            raise argparse.ArgumentTypeError(f"{value} processes: at most {processors}, the processors this command "
+                                             "may use")
+        return value
 
     def readings_options(p: Any) -> None:
         p.add_argument("--reading", action="append", metavar="NAME=VALUE",
@@ -153,7 +160,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
 
     check = command("check", help="run scenario files and compare the answers with their expectations")
     check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
-    check.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
+    check.add_argument("--jobs", type=jobs, default=processors, metavar="N",
                        help=f"check on N processes (default {processors}: the processors this command may use)")
     check.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     readings_options(check)
@@ -172,7 +179,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
     dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one "
                                           "(pyengine import)")
-    dk.add_argument("--jobs", type=_positive_int, default=processors, metavar="N",
+    dk.add_argument("--jobs", type=jobs, default=processors, metavar="N",
                     help=f"validate on N processes (default {processors}: the processors this command may use)")
     dk.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     readings_options(dk)

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from pyengine.core import kb as kbase
+from pyengine.core.arguments import checked
 from pyengine.core.errors import InputError, closest
 from pyengine.core.results import (
     CardInfo,
@@ -37,6 +38,7 @@ if TYPE_CHECKING:  # the engine, the scenario reader and YAML are imported when 
     from pyengine.core.scenario import Scenario
 
 
+@checked
 def load(source: str | Path | dict[str, Any] | None = None, name: str | None = None, *,
          text: str | None = None) -> Scenario:
     """A scenario from a file path (a `Path` or a `str`), plain data (a `dict`), or YAML text given by name
@@ -146,6 +148,7 @@ def answers_under(scenario: Scenario, readings: dict[str, str] | None, profile: 
     return engine_answer(scenario, overrides(scenario.game.name, readings, profile))
 
 
+@checked
 def answer(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,
            profile: str | None = None) -> ScenarioResult:
     """Answer every question of a scenario, under its readings overlaid by `profile` and then `readings`."""
@@ -154,6 +157,7 @@ def answer(source: Scenario | str | Path | dict[str, Any], readings: dict[str, s
                           [question_result(scenario, a) for a in answers_under(scenario, readings, profile)])
 
 
+@checked
 def explain(source: Scenario | str | Path | dict[str, Any], question: str | None = None,
             readings: dict[str, str] | None = None, profile: str | None = None) -> Explanation:
     """The answers with the explanation chain of each (only question `question` when given)."""
@@ -171,6 +175,7 @@ def explain(source: Scenario | str | Path | dict[str, Any], question: str | None
     return _explanation(scenario, answers)
 
 
+@checked
 def plays(source: Scenario | str | Path | dict[str, Any], player: str | None = None,
           readings: dict[str, str] | None = None, profile: str | None = None) -> Explanation:
     """Every play open to `player` in the scenario's state (to each player when None), legal or not, with the
@@ -186,6 +191,7 @@ class Table:
     many sides at once. An answer assigns the reading choices and solves; nothing is grounded again. The results
     are those of the functions of the same names on the same scenario."""
 
+    @checked
     def __init__(self, scenario: Scenario):
         from pyengine.core.engine import GroundedTable
 
@@ -202,14 +208,17 @@ class Table:
         validate_choices(readings, profile)
         return self.grounded.answers(overrides(self.scenario.game.name, readings, profile), only)
 
+    @checked
     def answer(self, readings: dict[str, str] | None = None, profile: str | None = None) -> ScenarioResult:
         """The table's own questions, as `answer`."""
         return scenario_result(self.scenario, self._answers(readings, profile, self.own))
 
+    @checked
     def explain(self, readings: dict[str, str] | None = None, profile: str | None = None) -> Explanation:
         """The table's own questions with the explanation chain of each, as `explain`."""
         return _explanation(self.scenario, self._answers(readings, profile, self.own))
 
+    @checked
     def plays(self, player: str | None = None, readings: dict[str, str] | None = None,
               profile: str | None = None) -> Explanation:
         """Every play open to `player` (to each player when None), as `plays`."""
@@ -217,11 +226,13 @@ class Table:
         found = self._answers(readings, profile, wanted)
         return _explanation(replace(self.asked, questions=[a.question for a in found]), found)
 
+    @checked
     def compare(self, sides: list[dict[str, str]], profile: str | None = None) -> list[ScenarioResult]:
         """The table's own questions under each side (reading choices), as `answer` under each."""
         return [self.answer(side, profile) for side in sides]
 
 
+@checked
 def table(source: Scenario | str | Path | dict[str, Any]) -> Table:
     """A card game's scenario grounded once, to be asked many questions (Table)."""
     return Table(to_scenario(source))
@@ -284,6 +295,7 @@ def deck_answer(scenario: Scenario, answers: list[Answer]) -> DeckResult:
                       data.readings)
 
 
+@checked
 def validate_deck(source: str | Path | dict[str, Any], game: str | None = None, catalog: str | None = None,
                   readings: dict[str, str] | None = None, profile: str | None = None) -> DeckResult:
     """Validate a decklist: a file (YAML or text lines), or a dict built in memory (`game:`, `catalog:`, the
@@ -305,6 +317,7 @@ def games_named(game: str | None) -> list[str]:
     return [game] if game else games
 
 
+@checked
 def readings(game: str | None = None) -> ReadingsResult:
     """Every reading (of one game, or of all), its choices, default, paragraphs and profiles."""
     found = []
@@ -319,6 +332,7 @@ def readings(game: str | None = None) -> ReadingsResult:
     return ReadingsResult(found)
 
 
+@checked
 def rules(game: str | None = None) -> RulesResult:
     """Every declared rule (of one game, or of all) with its statement and source paragraphs."""
     found = []
@@ -329,6 +343,7 @@ def rules(game: str | None = None) -> RulesResult:
     return RulesResult(found)
 
 
+@checked
 def card(game: str, reference: str, catalog: str = "builtin") -> CardInfo:
     """The card a reference names in a catalog (`builtin`, or an imported one): an id, code, collector's info,
     title (with subtitle) or alias; an unknown or ambiguous one raises InputError with suggestions."""
@@ -345,6 +360,7 @@ def card(game: str, reference: str, catalog: str = "builtin") -> CardInfo:
                     list(found.aliases))
 
 
+@checked
 def board(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,
           profile: str | None = None, moment: int | None = None) -> Any:
     """The board of a scenario of a game that draws one, at every moment (only moment `moment`, 0 the start, N
@@ -359,6 +375,7 @@ def board(source: Scenario | str | Path | dict[str, Any], readings: dict[str, st
     return drawn[scenario.game.name].board_of(scenario, overrides(scenario.game.name, readings, profile), moment)
 
 
+@checked
 def facts(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,
           profile: str | None = None) -> FactsResult:
     """The ASP facts a scenario's state and questions become (for implementers)."""

@@ -81,6 +81,23 @@ def _game_of_sections(data: dict[str, Any]) -> str | None:
     return fitting[0] if len(fitting) == 1 else None
 
 
+def check_deck_options(game_name: str | None, catalog: str | None) -> None:
+    """Refuse a game without decklists or a catalog that no game has, given for a whole run of decklists (each
+    file would be refused alike)."""
+    games = registry()
+    decked = sorted(g for g, module in games.items() if module.deck_fields)
+    if game_name is not None and game_name not in decked:
+        raise InputError(f"no decklists for game {game_name!r}", field="game", expected="one of " + ", ".join(decked),
+                         suggestion=closest(game_name, decked))
+    if catalog is not None:
+        from pyengine.core import store
+
+        known = sorted({"builtin", *store.sources()})
+        if catalog not in known:
+            raise InputError(f"no catalog {catalog!r}", field="catalog", expected="one of " + ", ".join(known),
+                             suggestion=closest(catalog, known))
+
+
 def deck_from_data(data: Any, file: str, title: str, game_name: str | None, catalog: str | None) -> Scenario:
     """A decklist given as data (read from a file, or built in memory) as a scenario with one `deck` question."""
     games = registry()

@@ -40,6 +40,13 @@ MAX_SEARCH_CARDS = 8
 LONG_COMMANDS = {"edge-cases": 600.0, "consistency": 600.0, "import": 600.0, "census": 1800.0, "conformance": 600.0}
 
 
+def processors() -> int:
+    """The processors this process may run on: the most worker processes a run of files starts (--jobs)."""
+    import os
+
+    return len(os.sched_getaffinity(0))
+
+
 DEFAULT_LIMITS = Limits()
 limits = Limits()
 

@@ -16,6 +16,7 @@ from pyengine.core.answering import (
     validate_choices,
     validate_deck,
 )
+from pyengine.core.arguments import checked
 from pyengine.core.errors import EXIT_FAILED, EXIT_HOLDS, InputError
 from pyengine.core.results import (
     CheckResult,
@@ -131,9 +132,12 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
     """Each file's result in input order, the files answered BATCH_FILES at a time on `workers` processes, or
     on the Dask cluster at the address `dask` (pyengine.run.cluster); a file that could not be answered (its input
     errors, a bound it reached, a dead worker) gives its FileErrors in its place."""
-    from pyengine.core.limits import limits
+    from pyengine.core.limits import limits, processors
     from pyengine.run.runner import Failure, run_here
 
+    if dask is None and not 1 <= workers <= processors():
+        raise InputError(f"jobs {workers} is more processes than the {processors()} processors this run may use",
+                         field="jobs", expected=f"a whole number from 1 to {processors()} (--jobs)")
     if len(jobs) == 1 and dask is None and limits.one_unit_here:  # a command's one file: no worker to start
         result = run_here(one, jobs[0], limits.solve_seconds, limits.memory_mb)
         return [file_errors(str(jobs[0][0]), result.error(str(jobs[0][0]))) if isinstance(result, Failure)
@@ -152,6 +156,7 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
             for job, result in zip(jobs, results, strict=True)]
 
 
+@checked
 def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
           jobs: int = 1, progress: Progress | None = None, dask: str | None = None) -> CheckResult:
     """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Files are
@@ -203,14 +208,17 @@ def deck_files(jobs: list[tuple[str, str | None, str | None, Choices | None, str
     return _answer_batch(jobs, lambda job: load_deck(Path(job[0]), job[1], job[2]), deck_answer)
 
 
+@checked
 def check_decks(paths: Iterable[str | Path], game: str | None = None, catalog: str | None = None,
                 readings: dict[str, str] | None = None, profile: str | None = None, jobs: int = 1,
                 progress: Progress | None = None, dask: str | None = None) -> DecksResult:
     """Validate decklist files (on `jobs` processes, or on the Dask cluster at the address `dask`); a file that
     cannot be read is reported with its errors (`errors`) and the others are still validated."""
+    from pyengine.core.decks import check_deck_options
     from pyengine.core.scenario import named_paths
 
     validate_choices(readings, profile)
+    check_deck_options(game, catalog)
     results = _bounded_files(deck_file, deck_files,
                              [(str(p), game, catalog, readings, profile) for p in named_paths(paths)],
                              jobs, progress, dask)

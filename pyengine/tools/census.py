@@ -32,6 +32,7 @@ from clingo import ast
 
 from pyengine.core import kb as kbase
 from pyengine.core.answering import games_named
+from pyengine.core.arguments import checked
 from pyengine.core.asp import Const, Fact, Term, fact, term
 from pyengine.core.batch import answer_many
 from pyengine.core.catalog import Card, Catalog
@@ -583,6 +584,7 @@ def _catalog_name(game: str, catalog: str | None) -> str:
     return catalog
 
 
+@checked
 def census(game: str, catalog: str | None = None, compare: tuple[str, str] | None = None,
            out: str | Path | None = None, max_cards: int = 3, states: int = 40, tries: int = 150,
            max_tables: int = MAX_TABLES, tables: int = EXAMPLES, progress: StepProgress | None = None

@@ -25,6 +25,7 @@ from typing import Any
 
 from pyengine.core import jsonio
 from pyengine.core import kb as kbase
+from pyengine.core.arguments import checked
 from pyengine.core.catalog import Card
 from pyengine.core.engine import Answer, answer_sides, solve
 from pyengine.core.errors import InputError, InputErrors, closest
@@ -122,6 +123,7 @@ def _entries(path: Path) -> Iterator[PackEntry]:
             scenario=document)
 
 
+@checked
 def export(paths: Iterable[str | Path], out: str | Path, progress: Any = None) -> ExportResult:
     """Write a pack of every question of the scenario files named (folders searched), one JSON line each. Every
     file is read first: any input error stops the export with all of them, and nothing is written."""
@@ -284,6 +286,7 @@ def _scenario_text(entry: PackEntry, engine: Any, side: str, verdicts: Path, lin
     return header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
 
 
+@checked
 def compare(pack_path: str | Path, verdicts_path: str | Path, profile: str | None = None,
             out: str | Path | None = None) -> CompareResult:
     """Compare an engine's verdicts with a pack: agreement per side (the default and each profile), and under the

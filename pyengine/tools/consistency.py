@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core import kb as kbase
+from pyengine.core.arguments import checked
 from pyengine.core.errors import InputError, closest
 from pyengine.core.findings import Finding
 from pyengine.core.resources import existing_dirs, rules_dir, scenario_dirs
@@ -199,6 +200,7 @@ def games_documents() -> list[str]:
     return [registry()[g].document for g in sorted(registry())]
 
 
+@checked
 def consistency(documents: list[str] | None = None, docs: str | Path | None = None,
                 scenarios: list[str | Path] | None = None, search_states: bool = True, deep: bool = False,
                 baseline: str | Path | None = None, write_baseline: str | Path | None = None,

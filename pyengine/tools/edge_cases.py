@@ -22,6 +22,7 @@ from clingo import ast
 
 from pyengine.core import kb as kbase
 from pyengine.core.answering import games_named
+from pyengine.core.arguments import checked
 from pyengine.core.asp import Const, Fact, fact, number, symbol
 from pyengine.core.engine import one_shot_parts, program, reading_facts
 from pyengine.core.errors import InputError, closest
@@ -266,6 +267,8 @@ def census_search(game: str, a: Side, b: Side, max_cards: int, pool: Iterable[Fa
 
 # How many refused states the census's search draws for one new shape before it stops asking for that shape.
 SHAPE_TRIES = 6
+# The most states one search reports (every shape, or --limit).
+MAX_FINDINGS = 10_000
 
 
 def _search_control(game: str, a: Side, b: Side, max_cards: int, max_instances: int,
@@ -386,6 +389,7 @@ def firing_rules(game: str, rules: list[str], max_cards: int, max_instances: int
     return fired
 
 
+@checked
 def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str | None = None,
                all_shapes: bool = False, max_cards: int = 3, max_instances: int | None = None, limit: int = 20,
                out: str | Path | None = None, progress: Progress | None = None) -> EdgeCasesResult:
@@ -394,10 +398,13 @@ def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str 
     import yaml
 
     game = games_named(game)[0]
-    for name, value in (("--max-cards", max_cards), ("--max-instances", max_instances or max_cards)):
+    instances = max_cards if max_instances is None else max_instances
+    for name, value in (("--max-cards", max_cards), ("--max-instances", instances)):
         if not 1 <= value <= MAX_SEARCH_CARDS:
             raise InputError(f"{name} {value} is out of range", field=name,
                              expected=f"from 1 to {MAX_SEARCH_CARDS}: larger states need more memory than any ceiling")
+    if not 1 <= limit <= MAX_FINDINGS:
+        raise InputError(f"--limit {limit} is out of range", field="--limit", expected=f"from 1 to {MAX_FINDINGS:,}")
     folder = Path(out) if out else None
     if folder is not None and folder.exists() and not folder.is_dir():
         raise InputError("is a file, not a folder", file=str(folder), field="--out", expected="a folder to write into")
@@ -411,8 +418,7 @@ def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str 
             raise InputError(f"unknown rule {decisive!r}", field="--decisive", expected="a rule id (pyengine rules)",
                              suggestion=closest(str(decisive), known))
         a, b = Side("with"), Side(f"without {decisive}", without_rule=decisive)
-    instances = max_instances or max_cards
-    cap = 10_000 if all_shapes else limit
+    cap = MAX_FINDINGS if all_shapes else limit
     findings = search(game, a, b, max_cards, instances, cap, all_models=all_shapes,
                       progress=(lambda n: progress(n, cap)) if progress else None)
     shapes = sorted({s for f in findings for s in f.shapes})

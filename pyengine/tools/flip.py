@@ -13,6 +13,7 @@ from clingo import ast
 
 from pyengine.core import kb as kbase
 from pyengine.core.answering import overrides, to_scenario, validate_choices
+from pyengine.core.arguments import checked
 from pyengine.core.asp import render, symbol, term
 from pyengine.core.engine import Answer, answer, effective_readings, one_shot_parts, program, reading_facts
 from pyengine.core.errors import InputError, closest
@@ -91,6 +92,7 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str],
     return Flip(before, changes, verdicts[0] if verdicts else None, reasons)
 
 
+@checked
 def flip_question(source: Scenario | str | Path | dict[str, Any], question: str, readings: dict[str, str] | None = None,
                   profile: str | None = None, progress: Progress | None = None) -> FlipResult:
     """The smallest change to the state that turns the verdict of `question` around."""

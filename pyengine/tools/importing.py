@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from pyengine.core.arguments import checked
 from pyengine.core.errors import InputError, closest
 from pyengine.core.results import (
     ImportResult,
@@ -13,6 +14,7 @@ from pyengine.core.results import (
 from pyengine.games import SOURCES, importer
 
 
+@checked
 def import_source(source: str, path: str | Path, progress: Progress | None = None,
                   replace: bool = False) -> ImportResult:
     """Import a public card database (one of the registry's SOURCES, read by its game's importer) into the
