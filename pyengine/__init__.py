@@ -6,7 +6,10 @@ The public API lives in pyengine.api and is re-exported here (`pyengine.load`, `
 
 from __future__ import annotations
 
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:  # the API's names as an editor and a type checker see them (pyengine.api)
+    from pyengine.api import *  # noqa: F403
 
 __version__ = "0.1.0"
 

@@ -22,7 +22,7 @@ the others with their errors (`result.errors`, `result.exit_code`).
 from __future__ import annotations
 
 from importlib import import_module
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 __all__ = [
     "CardInfo", "CensusResult", "CheckResult", "ChoiceInfo", "CompareResult", "ConsistencyResult", "DeckResult",
@@ -33,6 +33,61 @@ __all__ = [
     "conformance_export", "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays",
     "readings", "rules", "table", "validate_deck",
 ]
+
+if TYPE_CHECKING:  # what an editor and a type checker see: every public name with its own signature
+    from pyengine.core.answering import (
+        Table,
+        answer,
+        board,
+        card,
+        explain,
+        facts,
+        load,
+        plays,
+        readings,
+        rules,
+        table,
+        validate_deck,
+    )
+    from pyengine.core.errors import InputError
+    from pyengine.core.results import (
+        CardInfo,
+        CensusResult,
+        CheckResult,
+        ChoiceInfo,
+        CompareResult,
+        ConsistencyResult,
+        DeckResult,
+        DecksResult,
+        EdgeCasesResult,
+        Explanation,
+        ExportResult,
+        FactsResult,
+        FlipResult,
+        ImportResult,
+        PackEntry,
+        PlayResult,
+        QuestionResult,
+        ReadingChoice,
+        ReadingInfo,
+        ReadingsResult,
+        ReasonResult,
+        Result,
+        RuleInfo,
+        RulesResult,
+        RuleStatement,
+        ScenarioResult,
+        Source,
+        VerdictRules,
+    )
+    from pyengine.run.bulk import check, check_decks
+    from pyengine.tools.census import census
+    from pyengine.tools.conformance import compare as conformance_compare
+    from pyengine.tools.conformance import export as conformance_export
+    from pyengine.tools.consistency import consistency
+    from pyengine.tools.edge_cases import edge_cases
+    from pyengine.tools.flip import flip_question as flip
+    from pyengine.tools.importing import import_source
 
 # Each public name -> the module that defines it and its name there; imported on first use, so that
 # `import pyengine.api` stays cheap (a command imports only what it runs).

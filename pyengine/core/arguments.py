@@ -16,7 +16,7 @@ import math
 import os
 from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Any, TypeVar
+from typing import Any, TypeVar, overload
 
 from pyengine.core.asp import MAX_NUMBER
 from pyengine.core.errors import InputError
@@ -185,6 +185,14 @@ def _shown(value: Any) -> str:
     if isinstance(value, str | int | float | bool | bytes) or value is None:
         return printable(repr(value)[:60])
     return f"a {type(value).__name__}"
+
+
+@overload
+def checked(function: F) -> F: ...
+
+
+@overload
+def checked(function: None = None, **bounds: tuple[int, int]) -> Callable[[F], F]: ...
 
 
 def checked(function: F | None = None, **bounds: tuple[int, int]) -> Any:
