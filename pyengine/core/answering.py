@@ -88,13 +88,22 @@ def validate_choices(readings: dict[str, str] | None, profile: str | None) -> No
                              expected="one of " + ", ".join(sorted(profiles)), suggestion=closest(profile, profiles))
 
 
-def overrides(game: str, readings: dict[str, str] | None, profile: str | None) -> Choices:
-    """The profile's and the readings' choices that belong to this game (they win over the scenario's)."""
+def overrides(game: str, readings: dict[str, str] | None, profile: str | None, file: str | None = None) -> Choices:
+    """The profile's and the readings' choices (they win over the scenario's); a profile or a reading of another
+    game is an InputError naming it (and `file`), never left out silently."""
     kb = kbase.load(game)
     chosen: Choices = {}
-    if profile and profile in kb.profiles:
+    if profile and profile not in kb.profiles:
+        raise InputError(f"--profile {profile} is not a profile of {game}, the game of this file", file=file,
+                         field="--profile", expected="one of " + ", ".join(sorted(kb.profiles)) + " (or none)")
+    if profile:
         chosen.update(kb.profiles[profile])
-    chosen.update({n: v for n, v in (readings or {}).items() if n in kb.readings})
+    for name, value in (readings or {}).items():
+        if name not in kb.readings:
+            raise InputError(f"--reading {name} is not a reading of {game}, the game of this file", file=file,
+                             field="--reading", expected=f"a reading of {game} (pyengine readings --game {game})",
+                             suggestion=closest(name, kb.readings))
+        chosen[name] = value
     return chosen
 
 
@@ -145,7 +154,7 @@ def answers_under(scenario: Scenario, readings: dict[str, str] | None, profile: 
     from pyengine.core.engine import answer as engine_answer
 
     validate_choices(readings, profile)
-    return engine_answer(scenario, overrides(scenario.game.name, readings, profile))
+    return engine_answer(scenario, overrides(scenario.game.name, readings, profile, scenario.path))
 
 
 @checked
@@ -206,7 +215,7 @@ class Table:
 
     def _answers(self, readings: dict[str, str] | None, profile: str | None, only: set[str]) -> list[Answer]:
         validate_choices(readings, profile)
-        return self.grounded.answers(overrides(self.scenario.game.name, readings, profile), only)
+        return self.grounded.answers(overrides(self.scenario.game.name, readings, profile, self.scenario.path), only)
 
     @checked
     def answer(self, readings: dict[str, str] | None = None, profile: str | None = None) -> ScenarioResult:
@@ -249,7 +258,7 @@ def plays_many(tables: list[tuple[Scenario, str | None, Choices | None, str | No
         try:
             validate_choices(readings, profile)
             table = plays_table(scenario, player)
-            asked.append((index, table, overrides(table.game.name, readings, profile)))
+            asked.append((index, table, overrides(table.game.name, readings, profile, table.path)))
         except InputError as error:
             results[index] = error
     for (index, table, _), answers in zip(asked, answer_many([(t, o) for _, t, o in asked]), strict=True):
@@ -372,7 +381,8 @@ def board(source: Scenario | str | Path | dict[str, Any], readings: dict[str, st
         raise InputError(f"a {scenario.game.name} table has no board to draw", file=scenario.path, field="game",
                          expected="a table of a game that draws its board: " + ", ".join(drawn))
     validate_choices(readings, profile)
-    return drawn[scenario.game.name].board_of(scenario, overrides(scenario.game.name, readings, profile), moment)
+    return drawn[scenario.game.name].board_of(scenario, overrides(scenario.game.name, readings, profile, scenario.path),
+                                              moment)
 
 
 @checked

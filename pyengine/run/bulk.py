@@ -71,7 +71,7 @@ def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]],
         try:
             scenario = load(job)
             validate_choices(job[-2], job[-1])
-            loaded.append((index, scenario, overrides(scenario.game.name, job[-2], job[-1])))
+            loaded.append((index, scenario, overrides(scenario.game.name, job[-2], job[-1], scenario.path)))
         except InputError as error:
             results[index] = file_errors(str(job[0]), error)
     answered = answer_many([(scenario, overrides) for _, scenario, overrides in loaded])

@@ -98,7 +98,7 @@ def flip_question(source: Scenario | str | Path | dict[str, Any], question: str,
     """The smallest change to the state that turns the verdict of `question` around."""
     scenario = to_scenario(source)
     validate_choices(readings, profile)
-    found = flip(scenario, question, overrides(scenario.game.name, readings, profile), progress)
+    found = flip(scenario, question, overrides(scenario.game.name, readings, profile, scenario.path), progress)
     if found is None:
         return FlipResult(question, False)
     kb = kbase.load(scenario.game.name)
