@@ -17,6 +17,10 @@ from pyengine.games import registry
 
 DECK_FIELDS = {"game", "title", "catalog", "profile", "readings"}
 _SECTION = re.compile(r"^(?P<section>[A-Za-z][A-Za-z _-]*):\s*(?P<value>.*)$")
+# A comment: a line whose first character is `#`, or the rest of a line from a `#` standing alone (spaces on both
+# sides, or a space before and the line's end). A `#` inside a title is the title's: Marvel's "Safe House #29",
+# "VEN#m".
+_COMMENT = re.compile(r"\s#(?:\s|$)")
 
 
 def _text_decklist(path: Path) -> Mapping:
@@ -25,7 +29,8 @@ def _text_decklist(path: Path) -> Mapping:
     data = Mapping()
     data.line = data.column = 1
     for number, raw in enumerate(lines, 1):
-        line = raw.split("#", 1)[0].strip()
+        line = raw.strip()
+        line = "" if line.startswith("#") else _COMMENT.split(line, maxsplit=1)[0].strip()
         if not line:
             continue
         match = _SECTION.match(line)

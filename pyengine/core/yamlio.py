@@ -179,6 +179,25 @@ def _children(node: yaml.Node) -> list[yaml.Node]:
     return list(node.value) if isinstance(node, yaml.SequenceNode) else []
 
 
+_MERGE = "tag:yaml.org,2002:merge"
+
+
+def _children_at(node: yaml.Node, depth: int) -> list[tuple[yaml.Node, int]]:
+    """A node's children with the depth each has in the data built from it: a merge key's mapping (or each of a
+    merge key's list of mappings) is read into the mapping holding the key, so its entries sit at that mapping's
+    own entries' depth, as check_data counts them in the data."""
+    if not isinstance(node, yaml.MappingNode):
+        return [(child, depth + 1) for child in _children(node)]
+    found = []
+    for key, value in node.value:
+        found.append((key, depth + 1))
+        if key.tag == _MERGE:
+            found.append((value, depth if isinstance(value, yaml.MappingNode) else depth - 1))
+        else:
+            found.append((value, depth + 1))
+    return found
+
+
 def _check_nodes(root: yaml.Node, source: str) -> None:
     """Refuse explicit tags, nesting deeper than MAX_DEPTH, cycles, and documents whose aliases expand to more
     than MAX_NODES nodes (an alias bomb), before anything is built from them."""
@@ -209,7 +228,7 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
                              expected="plain values: text, numbers, true/false, lists and mappings")
         on_path.add(key)
         stack.append((node, depth, True))
-        stack.extend((child, depth + 1, False) for child in _children(node))
+        stack.extend((child, at, False) for child, at in _children_at(node, depth))
 
 
 # A character no string of data may hold: NUL, or a lone surrogate.
@@ -227,11 +246,12 @@ def _text_problem(text: str) -> str | None:
     return "holds a lone surrogate (\\ud800-\\udfff), which is not a character"
 
 
-def check_data(data: Any, source: str, max_nodes: int = MAX_NODES) -> None:
+def check_data(data: Any, source: str, max_nodes: int = MAX_NODES, envelope: int = 0) -> None:
     """Refuse plain data (JSON from a request, a dict given to the API, a quickly read YAML file, a card
-    database file) that the marked YAML reading would refuse: nested deeper than MAX_DEPTH, more than
-    `max_nodes` values, or a key or string holding a NUL or a lone surrogate; the error names the field's path."""
-    stack: list[tuple[Any, int, str]] = [(data, 1, "")]
+    database file) that the marked YAML reading would refuse: nested deeper than MAX_DEPTH (below the `envelope`
+    levels that hold the document, such as a request's own object around its scenario), more than `max_nodes`
+    values, or a key or string holding a NUL or a lone surrogate; the error names the field's path."""
+    stack: list[tuple[Any, int, str]] = [(data, 1 - envelope, "")]
     count = 0
     while stack:
         value, depth, path = stack.pop()

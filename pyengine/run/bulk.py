@@ -5,6 +5,7 @@ cluster (pyengine.run.cluster); every file's input errors raised together."""
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
+from dataclasses import replace
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -35,8 +36,10 @@ if TYPE_CHECKING:
 
 
 def file_errors(file: str, error: InputError) -> FileErrors:
-    """A file's errors as a result: each of them, and the exit code the worst gives."""
-    return FileErrors(file, error.exit_code, [ErrorResult.of(e) for e in error.all()])
+    """A file's errors as a result: each of them, and the exit code the worst gives; an error that names no file
+    (a bound reached in a batch, a defect) names this one."""
+    return FileErrors(file, error.exit_code, [ErrorResult.of(e if e.file else replace(e, file=file))
+                                              for e in error.all()])
 
 
 def check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | FileErrors:

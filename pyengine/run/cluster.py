@@ -21,7 +21,7 @@ from pyengine.core.errors import InputError
 from pyengine.core.limits import limits
 from pyengine.core.resources import STORE_ENV
 from pyengine.games import game_modules
-from pyengine.run.runner import stop_kept
+from pyengine.run.runner import Failure, stop_kept
 
 # Imported on a worker before its first fork, so that every bounded process starts warm.
 PRELOAD = ("pyengine.api", "pyengine.core.batch", "pyengine.core.engine", *game_modules())
@@ -74,20 +74,15 @@ def _probe(address: str, seconds: float) -> None:
                          expected="the scheduler's address, e.g. tcp://10.0.0.5:8786") from None
 
 
-def chunk_seconds(chunk: list[Any]) -> float:
-    """The longest a chunk may take on a worker: its batch and then each of its files alone (run.bulk.answer_chunks),
-    with a few seconds for the worker to start its bounded process."""
-    return limits.solve_seconds * (1 + len(chunk)) + CONNECT_SECONDS
-
-
 def answer_on_cluster(address: str, run: Callable[..., list[Any]], one: Callable[[Any], Any],
                       many: Callable[[list[Any]], list[Any]], chunks: list[list[Any]],
                       progress: Callable[[int, int], None] | None) -> list[Any]:
     """Every chunk's results, in input order, computed by `run(one, many, [chunk], 1, None, True)` on the
     cluster (True: each Dask worker keeps its bounded worker warm between chunks). Every wait is bounded: the
     scheduler must answer within CONNECT_SECONDS (or `--timeout`, if shorter); the cluster may be without a
-    worker for at most half of `--timeout` (a restarting worker is back well within it); the whole run may
-    take at most what its chunks would take one after another on one worker."""
+    worker for at most half of `--timeout` (a restarting worker is back well within it); the whole run, from its
+    first task sent, may take at most `--timeout`: the files of the chunks not answered by then are each stopped
+    at that bound (a Failure in their place), the others answered."""
     try:
         from distributed import Client, wait
     except ImportError:
@@ -105,11 +100,11 @@ def answer_on_cluster(address: str, run: Callable[..., list[Any]], one: Callable
     bounds = asdict(limits)
     store = os.environ.get(STORE_ENV)
     total = sum(len(c) for c in chunks)
-    deadline = time.monotonic() + sum(chunk_seconds(c) for c in chunks)
     try:
         futures = [client.submit(_task, run, one, many, chunk, bounds, store, pure=False) for chunk in chunks]
+        deadline = time.monotonic() + limits.solve_seconds
         index_of = {f.key: i for i, f in enumerate(futures)}
-        results: list[list[Any]] = [[] for _ in chunks]
+        results: list[list[Any] | None] = [None] * len(chunks)
         pending, done, alone_since = set(futures), 0, None
         while pending:
             try:
@@ -130,10 +125,11 @@ def answer_on_cluster(address: str, run: Callable[..., list[Any]], one: Callable
                 raise InputError(f"the Dask cluster at {address!r} has had no worker for {grace:g} s "
                                  f"({total - done} files unanswered)", field="--dask",
                                  expected="a cluster with living workers")
-            if now > deadline:
-                raise InputError(f"the Dask cluster at {address!r} did not answer every file in time "
-                                 f"({total - done} files unanswered)", field="--dask",
-                                 expected="a cluster whose workers answer (or a higher --timeout)")
+            if now > deadline and pending:
+                client.cancel(list(pending))
+                break
     finally:
         client.close(timeout=connect_seconds)
-    return [r for chunk in results for r in chunk]
+    stopped = Failure(f"stopped: the Dask run took longer than {limits.solve_seconds:g} s (--timeout, over the "
+                      "whole run)")
+    return [r for chunk, found in zip(chunks, results, strict=True) for r in (found or [stopped] * len(chunk))]

@@ -38,6 +38,7 @@ from pyengine.core.batch import answer_many
 from pyengine.core.catalog import Card, Catalog
 from pyengine.core.engine import Answer, program
 from pyengine.core.errors import InputError, closest
+from pyengine.core.files import check_out_folder, write_folder
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.results import CensusResult, StepProgress
 from pyengine.core.scenario import Scenario, scenario_from_data
@@ -604,8 +605,8 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
         if not 1 <= value <= top:
             raise InputError(f"{option} {value} is out of range", field=option, expected=f"from 1 to {top}")
     folder = Path(out) if out else None
-    if folder is not None and folder.exists() and not folder.is_dir():
-        raise InputError("is a file, not a folder", file=str(folder), field="--out", expected="a folder to write into")
+    if folder is not None:
+        check_out_folder(folder)
     source = _catalog_name(game, catalog)
     rules = registry()[game]
     started = time.monotonic()
@@ -703,25 +704,20 @@ def _gaps(classes: Iterable[RealClass]) -> list[dict[str, Any]]:
 
 
 def _write(folder: Path, game: str, entries: list[dict[str, Any]]) -> list[str]:
-    """Every class's table, a scenario file each: a conformance pack with both sides' verdicts and rule ids."""
+    """Every class's table, a scenario file each: a conformance pack with both sides' verdicts and rule ids, the
+    folder written whole (pyengine.core.files.write_folder)."""
     import yaml
 
     # libyaml's dumper where PyYAML has it (a pack holds thousands of tables); the pure-Python one otherwise.
     dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
-    paths = []
-    try:
-        folder.mkdir(parents=True, exist_ok=True)
-        for entry in entries:
-            slug = re.sub(r"[^A-Za-z0-9]+", "-", f"{entry['a']}-vs-{entry['b']}").strip("-")
-            for number, found in enumerate(entry["classes"], 1):
-                path = folder / f"{game}-{slug}-{number:04d}.yaml"
-                path.write_text(yaml.dump(found["table"], Dumper=dumper, sort_keys=False, allow_unicode=True),
-                                encoding="utf-8")
-                found["file"] = str(path)
-                paths.append(str(path))
-    except OSError as exc:
-        raise InputError(f"cannot write the tables: {exc.strerror}", file=str(folder), field="--out") from None
-    return paths
+    files: dict[str, str] = {}
+    for entry in entries:
+        slug = re.sub(r"[^A-Za-z0-9]+", "-", f"{entry['a']}-vs-{entry['b']}").strip("-")
+        for number, found in enumerate(entry["classes"], 1):
+            name = f"{game}-{slug}-{number:04d}.yaml"
+            files[name] = yaml.dump(found["table"], Dumper=dumper, sort_keys=False, allow_unicode=True)
+            found["file"] = str(folder / name)
+    return [str(path) for path in write_folder(folder, files, "census")]
 
 
 def markdown(result: CensusResult) -> str:

@@ -16,7 +16,6 @@ whose expectation is the engine's verdict."""
 from __future__ import annotations
 
 import json
-import shutil
 from collections import Counter
 from collections.abc import Iterable, Iterator
 from dataclasses import replace
@@ -29,7 +28,7 @@ from pyengine.core.arguments import checked
 from pyengine.core.catalog import Card
 from pyengine.core.engine import Answer, answer_sides, solve
 from pyengine.core.errors import InputError, InputErrors, closest
-from pyengine.core.files import write_whole
+from pyengine.core.files import write_folder, write_whole
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import (
     Agreement,
@@ -52,8 +51,6 @@ DEFAULT_SIDE = "default"
 # The most bytes a pack or a verdicts file may hold, and the most characters of one of its lines.
 MAX_PACK_BYTES = 512 * 1024 * 1024
 MAX_LINE_CHARS = 4 * 1024 * 1024
-# The file that marks a folder of disagreements as this command's own, so that a later run may replace it.
-OUT_MARKER = ".pyengine-conformance"
 
 
 def _plain(value: Any) -> Any:
@@ -250,21 +247,6 @@ def _agrees(engine: Any, ours: Any) -> bool:
     return bool(engine == ours)
 
 
-def _prepare_out(folder: Path) -> None:
-    """An empty folder for the disagreements: made, or emptied where an earlier run of this command made it; any
-    other folder with files in it is refused."""
-    if folder.exists():
-        if not folder.is_dir():
-            raise InputError("is not a folder", file=str(folder), field="--out", expected="a folder for scenario files")
-        if any(folder.iterdir()):
-            if not (folder / OUT_MARKER).is_file():
-                raise InputError("the folder holds files this command did not write", file=str(folder),
-                                 field="--out", expected="a new or empty folder, or one an earlier compare wrote")
-            shutil.rmtree(folder)
-    folder.mkdir(parents=True, exist_ok=True)
-    (folder / OUT_MARKER).write_text("written by pyengine conformance compare; replaced by its next run\n")
-
-
 def _scenario_text(entry: PackEntry, engine: Any, side: str, verdicts: Path, line: int) -> str:
     """The scenario file of one disagreement: the pack's table with that question alone, whose expectation is the
     engine's verdict under the side compared."""
@@ -327,20 +309,15 @@ def compare(pack_path: str | Path, verdicts_path: str | Path, profile: str | Non
             disagreements.append(Disagreement(qid, entry.file, entry.question, entry.ask, verdict, ours.verdict,
                                               ours.rules, ours.rested_on, line))
     if out is not None and disagreements:
-        folder = Path(out)
-        _prepare_out(folder)
         names: Counter[str] = Counter()
+        files: dict[str, str] = {}
         for found in disagreements:
             stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in f"{Path(found.file).stem}-{found.question}")
             names[stem] += 1
-            target = folder / (f"{stem}.yaml" if names[stem] == 1 else f"{stem}-{names[stem]}.yaml")
-            try:
-                write_whole(target, [_scenario_text(pack[found.id], found.engine, reference, verdicts_file,
-                                                    found.line)])
-            except OSError as exc:
-                raise InputError(f"cannot write a disagreement: {exc.strerror}", file=str(target),
-                                 field="--out") from None
-            found.scenario_file = str(target)
+            name = f"{stem}.yaml" if names[stem] == 1 else f"{stem}-{names[stem]}.yaml"
+            files[name] = _scenario_text(pack[found.id], found.engine, reference, verdicts_file, found.line)
+            found.scenario_file = str(Path(out) / name)
+        write_folder(Path(out), files, "conformance compare")
     return CompareResult(str(pack_file), str(verdicts_file), reference, len(engine), len(pack) - len(engine),
                          per_side, {k: Agreement(*v) for k, v in sorted(per_rule.items())},
                          {k: Agreement(*v) for k, v in sorted(per_reading.items())}, disagreements)

@@ -26,6 +26,7 @@ from pyengine.core.arguments import checked
 from pyengine.core.asp import Const, Fact, fact, number, symbol
 from pyengine.core.engine import one_shot_parts, program, reading_facts
 from pyengine.core.errors import InputError, closest
+from pyengine.core.files import check_out_folder, write_folder
 from pyengine.core.limits import MAX_SEARCH_CARDS, LimitError, bounded_solve, limits
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import (
@@ -406,8 +407,8 @@ def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str 
     if not 1 <= limit <= MAX_FINDINGS:
         raise InputError(f"--limit {limit} is out of range", field="--limit", expected=f"from 1 to {MAX_FINDINGS:,}")
     folder = Path(out) if out else None
-    if folder is not None and folder.exists() and not folder.is_dir():
-        raise InputError("is a file, not a folder", file=str(folder), field="--out", expected="a folder to write into")
+    if folder is not None:
+        check_out_folder(folder)
     if (compare is None) == (decisive is None):
         raise InputError("say what to compare", field="--compare", expected="--compare A B, or --decisive RULE")
     if compare is not None:
@@ -430,12 +431,7 @@ def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str 
             entry["file"] = str(folder / f"{game}-{count:03d}.yaml")
         entries.append(entry)
     if folder:
-        try:
-            folder.mkdir(parents=True, exist_ok=True)
-            for entry in entries:
-                Path(entry["file"]).write_text(yaml.safe_dump(entry["scenario"], sort_keys=False, allow_unicode=True),
-                                               encoding="utf-8")
-        except OSError as exc:
-            raise InputError(f"cannot write the scenarios: {exc.strerror}", file=str(folder), field="--out") from None
+        write_folder(folder, {Path(e["file"]).name: yaml.safe_dump(e["scenario"], sort_keys=False, allow_unicode=True)
+                              for e in entries}, "edge-cases")
     return EdgeCasesResult(game, a.label, b.label, max_cards, len(findings), [list(s) for s in shapes], entries,
                            instances)

@@ -115,7 +115,7 @@ async def _body(request: Request) -> dict[str, Any]:
     data = jsonio.loads(await request.body(), "request body")
     if not isinstance(data, dict):
         raise InputError("the request body is not a JSON object", field="body", expected="a JSON object")
-    check_data(data, "request")
+    check_data(data, "request", envelope=1)  # the request's object holds the scenario as a file would be
     return data
 
 

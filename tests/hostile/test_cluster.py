@@ -78,3 +78,23 @@ def test_daemon_workers_are_a_clear_error(cli) -> None:
         local.close()
     assert code == 2 and out == ""
     assert "DASK_DISTRIBUTED__WORKER__DAEMON=False" in err
+
+
+def test_a_dask_run_is_bounded_by_its_timeout_as_a_whole(cli, cluster: str, tmp_path: Path) -> None:
+    """24 files of about 0.7 s each take about 8 s on the cluster's two workers; with --timeout 3 the run ends
+    within it, the files not answered by then each stopped at that bound (issue 49: the bound was --timeout for
+    every file of every chunk, 2,835 s for 270 files at --timeout 10)."""
+    import time
+
+    import yaml
+
+    support = [{"id": f"s{i}", "card": "Sting"} for i in range(1990)]
+    big = {"game": "lotr", "players": {"alice": {"support": support, "hand": [{"id": "h", "card": "Sting"}]}},
+           "questions": [{"id": "q", "ask": "plays", "player": "alice"}]}
+    for n in range(24):
+        (tmp_path / f"big{n:02d}.yaml").write_text(yaml.safe_dump({**big, "title": f"big {n}"}), encoding="utf-8")
+    started = time.monotonic()
+    code, _, err = cli("--timeout", "3", "check", str(tmp_path), "--dask", cluster)
+    took = time.monotonic() - started
+    assert code == 3 and "longer than 3 s (--timeout, over the whole run)" in err
+    assert took < 3 + 3
