@@ -80,3 +80,25 @@ def test_a_reference_with_an_invisible_character_finds_the_printed_card() -> Non
              "questions": [{"id": "q", "ask": "play", "instance": "sting-2"}]}
     [question] = api.answer(table).questions
     assert (question.got, question.rules) == ("illegal", ["lotr_unique_blocks_unique"])
+
+
+# Every field a card's title is read from, in every game that defines cards (the Duel's layout cards have none).
+TITLE_FIELDS = [("lotr", "title"), ("lotr", "subtitle"), ("marvel", "title"), ("marvel", "subtitle"),
+                ("marvel", "alter_ego")]
+BASE_CARDS = {"lotr": {"id": "x", "title": "Sting", "unique": True, "type": "possession", "side": "free_peoples"},
+              "marvel": {"id": "x", "title": "Daredevil", "unique": True, "type": "ally"}}
+
+
+@pytest.mark.parametrize("game, field", TITLE_FIELDS, ids=[f"{g}-{f}" for g, f in TITLE_FIELDS])
+def test_every_title_field_of_every_game_refuses_every_invisible_character(game: str, field: str) -> None:
+    """The fuzz of class 2: each invisible character, at the start, inside and at the end of each title field."""
+    for mark in INVISIBLE:
+        for place in (0, 2, 5):
+            text = "Matt Murdock"[:place] + mark + "Matt Murdock"[place:]
+            card = {**BASE_CARDS[game], field: text}
+            table = {"game": game, "cards": [card], "players": {"alice": {}}, "questions": [
+                {"id": "q", "ask": "card", "card": "x"} if game == "lotr" else
+                {"id": "q", "ask": "coexist", "cards": ["x", "x"]}]}
+            with pytest.raises(InputError) as raised:
+                api.load(table)
+            assert f"U+{ord(mark):04X}" in raised.value.message and raised.value.field == f"cards[0].{field}"

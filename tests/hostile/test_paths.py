@@ -68,3 +68,38 @@ def test_the_search_is_bounded_in_depth(tmp_path: Path) -> None:
     deep.mkdir(parents=True)
     with pytest.raises(InputError, match="folders nested over"):
         api.check(str(tmp_path))
+
+
+def test_a_churning_folder_under_check_never_ends_the_run(tmp_path: Path) -> None:
+    """The fuzz of class 5: while `check` searches a folder again and again, another thread makes and removes
+    subfolders of scenario files under it. No run raises; the stable file is answered in every one, and any file
+    or folder that vanished is named as such."""
+    import threading
+
+    stable = tmp_path / "stable"
+    stable.mkdir()
+    shutil.copy(STING, stable / "sting.yaml")
+    stop = threading.Event()
+
+    def churn() -> None:
+        n = 0
+        while not stop.is_set():
+            folder = tmp_path / f"churn{n % 4}" / "deeper"
+            folder.mkdir(parents=True, exist_ok=True)
+            shutil.copy(STING, folder / "sting.yaml")
+            shutil.rmtree(folder.parent, ignore_errors=True)
+            n += 1
+
+    worker = threading.Thread(target=churn)
+    worker.start()
+    try:
+        for _ in range(15):
+            result = api.check(str(tmp_path))
+            assert str(stable / "sting.yaml") in [s.file for s in result.scenarios]
+            for error in result.errors:
+                assert "churn" in error.file and any(
+                    "vanished" in e.message or "cannot read" in e.message or "no such" in e.message.lower()
+                    for e in error.errors), error
+    finally:
+        stop.set()
+        worker.join()

@@ -93,3 +93,24 @@ def test_a_damaged_record_is_named_by_card_and_store_never_used(own_store: Path,
         _verdict()
     assert raised.value.message.startswith("card '1_999' of the catalog store is damaged: " + why)
     assert raised.value.file == str(own_store)
+
+
+def test_a_reimport_under_a_running_server_changes_its_answers_at_once(own_store: Path) -> None:
+    """The fuzz of class 1 on a real worker pool: the server's workers (forked before the re-import) answer
+    /api/answer and /api/plays from the store as it is, in both directions, including a table a worker keeps."""
+    from starlette.testclient import TestClient
+
+    from pyengine.web.app import Settings, create_app
+
+    _import(unique=True)
+    with TestClient(create_app(Settings(workers=1))) as client:
+        def verdicts() -> tuple[str, list[str]]:
+            answered = client.post("/api/answer", json={"scenario": TABLE}).json()
+            plays = client.post("/api/plays", json={"scenario": TABLE, "player": "alice"}).json()
+            return answered["questions"][0]["got"], plays["questions"][0]["got"]["illegal"]
+
+        assert verdicts() == ("illegal", ["horn-2"])
+        _import(unique=False)
+        assert verdicts() == ("legal", [])
+        _import(unique=True)
+        assert verdicts() == ("illegal", ["horn-2"])
