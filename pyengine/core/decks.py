@@ -18,8 +18,7 @@ from pyengine.games import registry
 DECK_FIELDS = {"game", "title", "catalog", "profile", "readings"}
 _SECTION = re.compile(r"^(?P<section>[A-Za-z][A-Za-z _-]*):\s*(?P<value>.*)$")
 # A comment: a line whose first character is `#`, or the rest of a line from a `#` standing alone (spaces on both
-# sides, or a space before and the line's end). A `#` inside a title is the title's: Marvel's "Safe House #29",
-# "VEN#m".
+# sides, or a space before and the line's end). A `#` inside a title is the title's ("Safe House #29").
 _COMMENT = re.compile(r"\s#(?:\s|$)")
 
 
