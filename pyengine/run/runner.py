@@ -148,11 +148,23 @@ def _mallinfo_function() -> Callable[[], Any] | None:
     return function  # type: ignore[no-any-return]
 
 
-def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int, headroom: int = 0) -> None:
+# The environment a worker reads its inputs by (the catalog store, the cache folder): a worker started from a
+# fork server would otherwise have the fork server's, as it was when the first pool of the process started it.
+WORKER_ENVIRONMENT = ("PYENGINE_STORE", "PYENGINE_CACHE", "XDG_CACHE_HOME")
+
+
+def _worker(conn: Connection, function: Callable[[Any], Any], megabytes: int, headroom: int = 0,
+            environment: dict[str, str | None] | None = None) -> None:
     """Answer units of work sent over `conn` until told to stop or recycled: each within `megabytes` (the memory
-    ceiling its failures name) beside what the worker keeps between units, which `headroom` MB more allow."""
+    ceiling its failures name) beside what the worker keeps between units, which `headroom` MB more allow; with
+    `environment` (name -> value, None for unset) set first."""
     from pyengine.core.store import forget_open_sources
 
+    for name, value in (environment or {}).items():
+        if value is None:
+            os.environ.pop(name, None)
+        else:
+            os.environ[name] = value
     _die_with_parent()
     signal.signal(signal.SIGINT, signal.SIG_IGN)
     forget_open_sources()
@@ -194,12 +206,13 @@ class _Slot:
     """One worker process and the unit it is working on."""
 
     def __init__(self, function: Callable[[Any], Any], megabytes: int, start_method: str = "fork",
-                 headroom: int = 0):
+                 headroom: int = 0, environment: dict[str, str | None] | None = None):
         import multiprocessing
 
         context = multiprocessing.get_context(start_method)
         self.conn, child = context.Pipe()
-        self.process = context.Process(target=_worker, args=(child, function, megabytes, headroom), daemon=True)
+        self.process = context.Process(target=_worker, args=(child, function, megabytes, headroom, environment),
+                                       daemon=True)
         self.process.start()
         child.close()
         self.index: int | None = None
@@ -357,6 +370,7 @@ class WorkerPool:
                  preload: list[str], wait_seconds: float = 10.0, max_waiting: int = 64, kept_mb: int = 0):
         self.function, self.size, self.seconds, self.megabytes = function, size, seconds, megabytes
         self.kept_mb = kept_mb
+        self.environment = {name: os.environ.get(name) for name in WORKER_ENVIRONMENT}
         self.preload, self.wait_seconds, self.max_waiting = preload, wait_seconds, max_waiting
         import asyncio  # only a server keeps a pool
 
@@ -365,7 +379,7 @@ class WorkerPool:
         self.waiting = 0
 
     def _new_slot(self) -> _Slot:
-        slot = _Slot(self.function, self.megabytes, "forkserver", self.kept_mb)
+        slot = _Slot(self.function, self.megabytes, "forkserver", self.kept_mb, self.environment)
         self.slots.append(slot)
         return slot
 

@@ -103,11 +103,12 @@ def test_a_reimport_under_a_running_server_changes_its_answers_at_once(own_store
     from pyengine.web.app import Settings, create_app
 
     _import(unique=True)
-    with TestClient(create_app(Settings(workers=1))) as client:
+    with TestClient(create_app(Settings(workers=1, wait_seconds=120, solve_seconds=120))) as client:
         def verdicts() -> tuple[str, list[str]]:
-            answered = client.post("/api/answer", json={"scenario": TABLE}).json()
-            plays = client.post("/api/plays", json={"scenario": TABLE, "player": "alice"}).json()
-            return answered["questions"][0]["got"], plays["questions"][0]["got"]["illegal"]
+            answered = client.post("/api/answer", json={"scenario": TABLE})
+            plays = client.post("/api/plays", json={"scenario": TABLE, "player": "alice"})
+            assert answered.status_code == plays.status_code == 200, (answered.text, plays.text)
+            return (answered.json()["questions"][0]["got"], plays.json()["questions"][0]["got"]["illegal"])
 
         assert verdicts() == ("illegal", ["horn-2"])
         _import(unique=False)
