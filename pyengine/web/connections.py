@@ -26,12 +26,16 @@ DEFAULT_CONNECTIONS = 256
 ACCEPT_LOG_INTERVAL = 60.0
 ACCEPT_FAILED = "socket.accept() out of system resource"
 
-_REFUSED = (b"HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\nconnection: close\r\n"
-            b"retry-after: 1\r\ncontent-length: 60\r\n\r\n"
-            b'{"error": "the server holds as many connections as it may"}')
-_TIMED_OUT = (b"HTTP/1.1 408 Request Timeout\r\ncontent-type: application/json\r\nconnection: close\r\n"
-              b"content-length: 53\r\n\r\n"
-              b'{"error": "the request did not arrive in time (408)"}')
+def _reply(status: str, error: str, extra: str = "") -> bytes:
+    """A whole HTTP/1.1 response that closes the connection: the status line, `extra` header lines and a JSON
+    error, its length counted."""
+    body = ('{"error": "' + error + '"}').encode()
+    return (f"HTTP/1.1 {status}\r\ncontent-type: application/json\r\nconnection: close\r\n{extra}"
+            f"content-length: {len(body)}\r\n\r\n").encode() + body
+
+
+_REFUSED = _reply("503 Service Unavailable", "the server holds as many connections as it may", "retry-after: 1\r\n")
+_TIMED_OUT = _reply("408 Request Timeout", "the request did not arrive in time (408)")
 
 
 @dataclass(frozen=True)

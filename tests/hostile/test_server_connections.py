@@ -143,6 +143,15 @@ def test_more_connections_than_the_open_file_limit_allows_is_an_input_error(cli)
     assert code == 2 and "--connections" in err and "open-file limit" in err
 
 
+def test_the_refusals_are_whole_http_responses() -> None:
+    from pyengine.web.connections import _REFUSED, _TIMED_OUT
+
+    for reply in (_REFUSED, _TIMED_OUT):
+        head, body = reply.split(b"\r\n\r\n")
+        assert f"content-length: {len(body)}".encode() in head and body.startswith(b'{"error": ')
+    assert b"retry-after: 1" in _REFUSED
+
+
 def test_a_failing_accept_is_logged_once_an_interval_in_one_line() -> None:
     logger = logging.getLogger("test-accept-failures")
     logger.propagate = False
