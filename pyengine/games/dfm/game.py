@@ -444,15 +444,17 @@ class Dfm:
             ally = action.choice("call", tuple(ALLIES), required=True) or ""
             effect = action.choice("effect", ("enter", "exit"), required=True) or ""
             allowed = CHOICES[ally, effect]
-            if ally == "warg" and effect == "exit" and action.has("copy"):
+            optional = set(OPTIONAL_CHOICES.get((ally, effect), ()))
+            if ally == "warg" and effect == "exit" and action.has("copy"):  # the copied exit's choices, as its own
                 allowed = {**allowed, **CHOICES.get((str(action.raw("copy")), "exit"), {})}
+                optional |= OPTIONAL_CHOICES.get((str(action.raw("copy")), "exit"), set())
             choices = []
             for name in sorted(set(action.data) - {"player", "call", "effect"}):
                 if name not in allowed:
                     raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
                                        expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
                 choices.append((name, self._choice(action, name, allowed[name])))
-            missing = [n for n in allowed if n not in action.data and n not in OPTIONAL_CHOICES.get((ally, effect), ())
+            missing = [n for n in allowed if n not in action.data and n not in optional
                        and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
             if missing:
                 raise action.error(missing[0], f"{ally}'s {effect} effect needs the choice {missing[0]!r}",
