@@ -564,9 +564,10 @@ class Dfm:
         return term(name, *(Const(a) if k in WORDS else a for a, k in zip(args, kinds, strict=True)))
 
     def group_key(self, kind: str, params: dict[str, Any]) -> Any:
-        """Questions about a hypothetical call, and every action open at a moment, need a timeline of their own."""
+        """Questions about a hypothetical action, and every action open at a moment, need a timeline of their own:
+        one per moment, player, action and choices (two players' same action, such as ending the turn, are two)."""
         if kind == "allowed":
-            return (params["at"], params["action"][0], tuple(params["action"][1]))
+            return (params["at"], self._player(params["action"]), params["action"][0], tuple(params["action"][1]))
         return ("plays", params["at"]) if kind in LISTING_KINDS else None
 
     # -- facts ---------------------------------------------------------------------------------------------
