@@ -66,8 +66,9 @@ def cmd_check(args: argparse.Namespace) -> int:
                 reasons = ", ".join(entry.rules) or "none"
                 print(f"FAIL {scenario.file} [{entry.question}]: {'; '.join(entry.failures)} (reasons: {reasons})")
     if result.scenarios:
-        print(_with_errors(f"{result.passed} passed, {result.failed} failed ({len(result.scenarios)} scenario files)",
-                           result.errors))
+        unchecked = f", {result.unchecked} answered without an expectation" if result.unchecked else ""
+        print(_with_errors(f"{result.passed} passed, {result.failed} failed{unchecked} "
+                           f"({len(result.scenarios)} scenario files)", result.errors))
     return result.exit_code
 
 

@@ -147,7 +147,8 @@ def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
     return QuestionResult(q.id, q.kind, q.expect, got, not answer.failures(), answer.failures(), answer.rule_ids,
                           _reasons(scenario, answer.reasons, words, answer.activity), answer.rested_on, answer.readings,
                           None if answer.plays is None else [_play(scenario, p, words) for p in answer.plays],
-                          _assumptions(scenario, answer.assumptions), _before(scenario, answer.rested_before))
+                          _assumptions(scenario, answer.assumptions), _before(scenario, answer.rested_before),
+                          True if q.expect is None and q.rules is None else None)
 
 
 def answers_under(scenario: Scenario, readings: dict[str, str] | None, profile: str | None) -> list[Answer]:

@@ -139,6 +139,8 @@ class QuestionResult(Result):
     plays: list[PlayResult] | None = field(default=None, metadata=OMIT_NONE)
     assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
     rested_on_before: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
+    # True for a question that states no expectation (no expect:, no rules:): answered, nothing checked.
+    unchecked: bool | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass
@@ -208,6 +210,8 @@ class CheckResult(Result):
     scenarios: list[ScenarioResult]
     errors: list[FileErrors] = field(default_factory=list)
     exit_code: int = 0
+    # Questions answered that state no expectation: neither passed nor failed, counted apart.
+    unchecked: int = 0
 
 
 @dataclass

@@ -179,9 +179,11 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     answered = [r for r in results if isinstance(r, ScenarioResult)]
     errors = [*(r for r in results if isinstance(r, FileErrors)), *map(_vanished, vanished)]
     questions = [q for r in answered for q in r.questions]
-    passed = sum(q.passed for q in questions)
-    return CheckResult(passed, len(questions) - passed, answered, errors,
-                       _worst(errors, EXIT_FAILED if passed < len(questions) else EXIT_HOLDS))
+    checked = [q for q in questions if not q.unchecked]
+    passed = sum(q.passed for q in checked)
+    return CheckResult(passed, len(checked) - passed, answered, errors,
+                       _worst(errors, EXIT_FAILED if passed < len(checked) else EXIT_HOLDS),
+                       len(questions) - len(checked))
 
 
 def _vanished(folder: str) -> FileErrors:

@@ -68,6 +68,8 @@ BAD_INPUTS = {
     "lotr_current_site_unknown.yaml": ("2:1", "'bag-ned' is no site", "did you mean 'bag-end'"),
     "lotr_ends_in_unrelated.yaml": ("9:20", "neither 'boromir' nor borne by or stacked on it", "a card it bears"),
     "dfm_outcomes_not_random.yaml": ("7:21", "has no random outcome", "warg's enter, arwen's enter"),
+    "heal_without_turn.yaml": ("7:16", "a heal question needs the table's turn", "phase: fellowship"),
+    "marvel_deck_without_identity.yaml": ("5:10", "a Marvel deck needs its identity", "identity: a hero"),
 }
 
 
@@ -359,3 +361,16 @@ def test_a_command_is_parsed_by_its_own_parser_as_by_the_whole_one() -> None:
                                                               if k != "func"}
     assert command_named(["--help"]) is None and command_named(["completion", "bash"]) is None
     assert command_named(["explain", "check"]) == "explain"
+
+
+def test_a_question_without_an_expectation_is_counted_apart(cli, tmp_path: Path) -> None:
+    """Issue 47, item 2: a question without expect: or rules: checks nothing, so it is neither passed nor failed."""
+    table = tmp_path / "open.yaml"
+    table.write_text((ROOT / "examples" / "judge_second_sting.yaml").read_text(encoding="utf-8")
+                     + "  - {id: open-question, ask: play, instance: alice-gandalf}\n", encoding="utf-8")
+    code, out, _ = cli("check", str(table))
+    assert code == 0 and out.strip() == "3 passed, 0 failed, 1 answered without an expectation (1 scenario files)"
+    code, out, _ = cli("check", str(table), "--json")
+    data = json.loads(out)
+    assert (data["passed"], data["failed"], data["unchecked"]) == (3, 0, 1)
+    assert [q["question"] for s in data["scenarios"] for q in s["questions"] if q.get("unchecked")] == ["open-question"]

@@ -476,6 +476,10 @@ class Lotr(CardGame):
                                    expected="on: only when playing a possession, artifact, condition or The One Ring")
             return {"instance": instance, "via": via, "via_instance": via_instance, "on": on}
         if kind == "heal":
+            if state.phase is None:  # whose fellowship phase it is decides a heal: never answered without it
+                raise fields.error("ask", "a heal question needs the table's turn: whose turn it is and its phase",
+                                   expected="turn: {player: NAME, phase: fellowship} in the table (p7, p58: a heal "
+                                            "by discard is the fellowship player's action in the fellowship phase)")
             return {"instance": instance, "discard": self._instance_ref(fields, "discard", state)}
         if kind == "killed":
             return {"instance": instance}

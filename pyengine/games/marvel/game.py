@@ -275,11 +275,12 @@ class Marvel(CardGame):
             self._add(state, entry, Instance(entry.text("id") or f"{owner}.{zone}.{index}", card, owner, zone))
 
     def _deck(self, state: State, fields: Fields, errors: list[InputError] | None) -> dict[str, Any]:
-        identity = None
-        if fields.has("identity"):
-            identity = self._resolve(state, fields.raw("identity"), fields, "identity", hero=True)
-            if identity.type != "hero":
-                raise fields.error("identity", f"{identity.label()} is of type {identity.type}", expected="a hero card")
+        if not fields.has("identity"):  # the deck limit counts the identity's copies: never answered without it
+            raise fields.error("identity", "a Marvel deck needs its identity, which the deck limit counts with the "
+                               "deck's cards (marvel_unique p5, p10)", expected="identity: a hero's name or code")
+        identity = self._resolve(state, fields.raw("identity"), fields, "identity", hero=True)
+        if identity.type != "hero":
+            raise fields.error("identity", f"{identity.label()} is of type {identity.type}", expected="a hero card")
         entries, codes = [], []
         for item, line, column, path in fields.items("cards"):
             try:
