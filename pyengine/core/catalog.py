@@ -111,6 +111,15 @@ def _natural(text: str) -> tuple[tuple[int, str], ...]:
 class Catalog:
     """Cards by id, with lookups for every way a scenario may name one. Subclasses say where cards live."""
 
+    # How a card of this catalog is named (the game's words: LOTR's collector's info, Marvel's code), and what the
+    # catalog holds when a card is not in it (the built-in catalogs: how to import the real pool).
+    reference = "a card id, a code or a title"
+    holds: Callable[[], str] | None = None
+
+    def unknown_card_expected(self) -> str:
+        """What an unknown card's error says was expected."""
+        return self.reference + " in the catalog" + (f"; {self.holds()}" if self.holds else "")
+
     def lookup_id(self, card_id: str) -> Card | None:
         raise NotImplementedError
 
@@ -186,9 +195,9 @@ class Catalog:
                 names = ", ".join(f"{i} ({c.full_name})" for i, c in sorted(unique_ids.items())[:8])
                 more = f" and {len(unique_ids) - 8} more" if len(unique_ids) > 8 else ""
                 raise InputError(f"card {ref!r} is ambiguous: {names}{more}", file=file, line=line, column=column,
-                                 field=field_name, expected="a card id, a collector's info or a title with subtitle")
+                                 field=field_name, expected=f"{self.reference} with subtitle")
         raise InputError(f"unknown card {ref!r}", file=file, line=line, column=column, field=field_name,
-                         expected="a card id, a collector's info or a title in the catalog",
+                         expected=self.unknown_card_expected(),
                          suggestion=closest(ref, self.suggestion_names()) if suggest else None)
 
 
@@ -237,6 +246,9 @@ class Overlay(Catalog):
 
     def __init__(self, base: Catalog, top: MemoryCatalog):
         self.base, self.top = base, top
+
+    def unknown_card_expected(self) -> str:
+        return self.base.unknown_card_expected()
 
     def lookup_id(self, card_id: str) -> Card | None:
         return self.top.lookup_id(card_id) or self.base.lookup_id(card_id)

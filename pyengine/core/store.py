@@ -311,4 +311,6 @@ def open_catalog(name: str, builtin: Callable[[], Catalog]) -> Catalog:
     """The built-in catalog, or a source imported into the store (`pyengine import SOURCE PATH`)."""
     if name == "builtin":
         return builtin()
-    return open_source(name)
+    catalog = open_source(name)
+    catalog.reference = builtin().reference  # the game's words for a card
+    return catalog

@@ -17,14 +17,32 @@ from pyengine.core.store import open_catalog
 from pyengine.core.yamlio import load_file
 
 
-def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str]) -> Catalog:
-    """A game's hand-written catalog file, every record read like a scenario's hypothetical card."""
+def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str], reference: str,
+                 source: str, source_folder: str) -> Catalog:
+    """A game's hand-written catalog file, every record read like a scenario's hypothetical card; `reference` is how
+    the game names a card, `source` the real pool a user imports for the cards it does not hold (from a folder like
+    `source_folder`)."""
     data = load_file(path)
     catalog = MemoryCatalog()
     for index, item in enumerate(data):
         line, column = data.item_at(index)
         catalog.add(parse(Fields(item, str(path), f"[{index}]", fields, line, column)))
+    catalog.reference = reference
+    catalog.holds = lambda: _builtin_holds(len(catalog.cards), source, source_folder)
     return catalog
+
+
+def _builtin_holds(count: int, source: str, folder: str) -> str:
+    """What the built-in catalog is, and the one step to the real pool (taken already, or not)."""
+    from pyengine.core import store
+
+    try:
+        imported = source in store.sources()
+    except InputError:
+        imported = False
+    step = (f"the store holds the {source} pool: write `catalog: {source}` in the table" if imported else
+            f"import the real pool with `pyengine import {source} {folder}`, then write `catalog: {source}`")
+    return f"the built-in catalog holds only the {count} cards the rules documents name; for any other card, {step}"
 
 
 def hypothetical_cards(state: Any, fields: Fields, card_fields: set[str],

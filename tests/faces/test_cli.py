@@ -374,3 +374,22 @@ def test_a_question_without_an_expectation_is_counted_apart(cli, tmp_path: Path)
     data = json.loads(out)
     assert (data["passed"], data["failed"], data["unchecked"]) == (3, 0, 1)
     assert [q["question"] for s in data["scenarios"] for q in s["questions"] if q.get("unchecked")] == ["open-question"]
+
+
+def test_a_card_outside_the_builtin_catalog_says_how_to_import_the_real_pool(cli, tmp_path: Path,
+                                                                            monkeypatch: pytest.MonkeyPatch) -> None:
+    """Issue 47, item 3: the error names what the built-in catalog is and the command that imports the pool, in
+    each game's own words for a card (LOTR's collector's info, Marvel's code)."""
+    monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "empty.sqlite"))
+    lotr = tmp_path / "lotr.yaml"
+    lotr.write_text('game: lotr\nplayers:\n  alice:\n    hand: [{id: g, card: "Gandalf, The White Wizard"}]\n'
+                    "questions:\n  - {id: q, ask: play, instance: g}\n", encoding="utf-8")
+    code, _, err = cli("check", str(lotr))
+    assert code == 2 and "the built-in catalog holds only the" in err
+    assert "`pyengine import gemp PATH/TO/gemp-lotr/cards`, then write `catalog: gemp`" in err
+    marvel = tmp_path / "marvel.yaml"
+    marvel.write_text("game: marvel\nplayers:\n  alice:\n    hand: [{id: w, card: Wolverine}]\n"
+                      "questions:\n  - {id: q, ask: play, instance: w}\n", encoding="utf-8")
+    code, _, err = cli("check", str(marvel))
+    assert code == 2 and "a card code (01001a) or a name" in err and "collector" not in err
+    assert "`pyengine import marvelsdb" in err

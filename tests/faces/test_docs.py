@@ -72,3 +72,17 @@ def test_the_readme_example_is_what_the_program_prints(cli, monkeypatch: pytest.
     monkeypatch.chdir(ROOT)
     code, out, _ = cli(*block["args"].split())
     assert code == 0 and out.rstrip() == block["out"].rstrip()
+
+
+def test_the_readme_quick_start_table_holds_on_the_imported_pool(cli, tmp_path: Path) -> None:
+    """Issue 47, item 3: the judge's first own table of the quick start, on GEMP's pool, answers as it says."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    quick = readme.split("## Quick start", 1)[1].split("\n## ", 1)[0]
+    table = re.search(r"^```yaml\n(?P<text>.*?)^```$", quick, re.M | re.S)
+    assert table and "catalog: gemp" in table["text"] and "pyengine import gemp" in quick
+    mine = tmp_path / "my_table.yaml"
+    mine.write_text(table["text"], encoding="utf-8")
+    code, out, err = cli("check", str(mine))
+    if code == 2 and "no imported catalog" in err:
+        pytest.skip("GEMP's pool is not imported here")
+    assert (code, out.strip()) == (0, "1 passed, 0 failed (1 scenario files)")

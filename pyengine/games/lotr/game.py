@@ -164,9 +164,14 @@ def _abilities(fields: Fields) -> list[str]:
     return result
 
 
+# How a table names a card of this game.
+REFERENCE = "a card id (1_313), a collector's info (1R313) or a title"
+
+
 @cache
 def builtin_catalog() -> Catalog:
-    return read_builtin(Path(facts_dir(), "lotr", "cards.yaml"), lambda f: parse_card(f, False), CARD_FIELDS)
+    return read_builtin(Path(facts_dir(), "lotr", "cards.yaml"), lambda f: parse_card(f, False), CARD_FIELDS,
+                        REFERENCE, "gemp", "PATH/TO/gemp-lotr/cards")
 
 
 @lru_cache(maxsize=65536)

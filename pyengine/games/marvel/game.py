@@ -105,9 +105,14 @@ def _abilities(fields: Fields) -> list[list[str]]:
     return found
 
 
+# How a table names a card of this game.
+REFERENCE = "a card code (01001a) or a name"
+
+
 @cache
 def builtin_catalog() -> Catalog:
-    return read_builtin(Path(facts_dir(), "marvel", "cards.yaml"), lambda f: parse_card(f, False), CARD_FIELDS)
+    return read_builtin(Path(facts_dir(), "marvel", "cards.yaml"), lambda f: parse_card(f, False), CARD_FIELDS,
+                        REFERENCE, "marvelsdb", "PATH/TO/marvelsdb-json-data")
 
 @lru_cache(maxsize=65536)
 def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[Fact, ...]:
