@@ -111,7 +111,7 @@ def _natural(text: str) -> tuple[tuple[int, str], ...]:
 class Catalog:
     """Cards by id, with lookups for every way a scenario may name one. Subclasses say where cards live."""
 
-    # How a card of this catalog is named (the game's words: LOTR's collector's info, Marvel's code), and what the
+    # How a card of this catalog is named (in its game's own words, set by the game package), and what the
     # catalog holds when a card is not in it (the built-in catalogs: how to import the real pool).
     reference = "a card id, a code or a title"
     holds: Callable[[], str] | None = None
