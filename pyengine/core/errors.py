@@ -5,7 +5,8 @@ usage, 3 for work stopped at a time or memory bound (BoundError), 4 for a defect
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from typing import ClassVar
 
@@ -78,6 +79,11 @@ class InputErrors(InputError):
         return max(e.exit_code for e in self.errors)
 
 
+class Unread(InputError):
+    """A part names another part that was not read because of its own error, gathered already: the one error
+    says it, so this one is never reported beside it (pyengine.core.errors.Collected)."""
+
+
 class BoundError(InputError):
     """Work stopped at a bound of the run: its time (--timeout) or its memory (--memory)."""
 
@@ -88,6 +94,43 @@ class DefectError(InputError):
     """A defect of pyengine (an unexpected exception), reported in one line instead of a traceback."""
 
     exit_code = EXIT_DEFECT
+
+
+# The most errors one file reports; past it the rest of the file is not read.
+MAX_FILE_ERRORS = 20
+
+
+class Collected:
+    """The input errors of one file, gathered as the parts that can be read apart are read (the title, each card,
+    instance and deck of the state, each action, each question); raised together at the end, or at once past
+    MAX_FILE_ERRORS. A bound of the run (BoundError) is never gathered: it stops the reading where it is."""
+
+    def __init__(self) -> None:
+        self.errors: list[InputError] = []
+
+    def add(self, error: InputError) -> None:
+        """Gather an error (each of several); one that follows from a part not read is dropped beside the error
+        that part had."""
+        self.errors.extend(e for e in error.all() if not (isinstance(e, Unread) and self.errors))
+        if len(self.errors) >= MAX_FILE_ERRORS:
+            self.raise_any()
+
+    @contextmanager
+    def part(self) -> Iterator[None]:
+        """Read one part that can be read apart: its input error is gathered and the reading goes on after it."""
+        try:
+            yield
+        except BoundError:
+            raise
+        except InputError as error:
+            self.add(error)
+
+    def raise_any(self) -> None:
+        """Raise what was gathered: the one error, or all of them (up to MAX_FILE_ERRORS) together."""
+        if len(self.errors) == 1:
+            raise self.errors[0]
+        if self.errors:
+            raise InputErrors(self.errors[:MAX_FILE_ERRORS])
 
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> str | None:

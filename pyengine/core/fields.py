@@ -134,6 +134,14 @@ class Fields:
             raise self.error(key, f"got {_type_name(value)}", expected="a mapping")
         return value
 
+    def only(self, keys: set[str]) -> Fields:
+        """The same fields with only `keys`, their lines kept: for reading the parts of one mapping apart."""
+        view = Mapping()
+        view.update((k, v) for k, v in self.data.items() if k in keys)
+        if isinstance(self.data, Mapping):
+            view.line, view.column, view.key_positions = self.data.line, self.data.column, self.data.key_positions
+        return Fields(view, self.file, self.path, self.allowed)
+
     def sub(self, key: str, allowed: set[str]) -> Fields:
         value = self.data.get(key)
         line, column = self._key_at(key)

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core import kb as kbase
-from pyengine.core.errors import InputError, InputErrors, closest
+from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.text import printable
@@ -111,35 +111,12 @@ def load_scenario(path: Path) -> Scenario:
     return build_from_file(path, lambda data: scenario_from_data(data, str(path), path.stem, checked=True))
 
 
-# The most errors one file reports; past it the rest of the file is not read.
-MAX_FILE_ERRORS = 20
-
-
-class _Collected:
-    """The input errors of one file, gathered as the parts that can be read apart are read (the state, each
-    question); raised together at the end, or at once past MAX_FILE_ERRORS."""
-
-    def __init__(self) -> None:
-        self.errors: list[InputError] = []
-
-    def add(self, error: InputError) -> None:
-        self.errors.extend(error.all())
-        if len(self.errors) >= MAX_FILE_ERRORS:
-            self.raise_any()
-
-    def raise_any(self) -> None:
-        if len(self.errors) == 1:
-            raise self.errors[0]
-        if self.errors:
-            raise InputErrors(self.errors[:MAX_FILE_ERRORS])
-
-
 def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
                        questions_required: bool = True, checked: bool = False) -> Scenario:
     """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
     (`pyengine plays`, the API) may come without questions. Every problem is an InputError; the parts that can be
     read apart (the title's cites and readings, the state, each question) are all read, so a file reports each
-    of their errors at once (InputErrors, up to MAX_FILE_ERRORS). Data read from a file by yamlio.load_file was
+    of their errors at once (InputErrors, up to errors.MAX_FILE_ERRORS). Data read from a file by yamlio.load_file was
     checked there (`checked`); other data is checked here (yamlio.check_data)."""
     if not checked:
         check_data(data, file)
@@ -147,30 +124,26 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
     game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
     top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
     kb = kbase.load(game.name)
-    collected = _Collected()
+    collected = Collected()
     cites, readings = [], {}
-    try:
+    with collected.part():
         cites = _cites(top, kb, game.document)
-    except InputError as error:
-        collected.add(error)
-    try:
+    with collected.part():
         readings = readings_of(top, kb)
-    except InputError as error:
-        collected.add(error)
-    state = game.parse_state(top)
+    state = game.parse_state(top, collected)
     scenario = Scenario(file, game, top.text("title") or default_title, cites, readings, state)
     seen: set[str] = set()
     items = list(top.items("questions"))
-    if len(items) > limits.max_questions:
-        raise top.error("questions", f"{len(items)} questions, over the limit of {limits.max_questions}",
-                        expected="fewer questions in one scenario")
-    if not items and questions_required:
-        raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
+    with collected.part():
+        if len(items) > limits.max_questions:
+            count, items = len(items), []
+            raise top.error("questions", f"{count} questions, over the limit of {limits.max_questions}",
+                            expected="fewer questions in one scenario")
+        if not items and questions_required:
+            raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
     for index, (item, line, column, where) in enumerate(items, 1):
-        try:
+        with collected.part():
             scenario.questions.append(_question(game, kb, state, file, index, item, line, column, where, seen))
-        except InputError as error:
-            collected.add(error)
     collected.raise_any()
     return scenario
 

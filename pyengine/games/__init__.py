@@ -14,7 +14,7 @@ if TYPE_CHECKING:
     import clingo
 
     from pyengine.core.asp import Fact
-    from pyengine.core.errors import InputError
+    from pyengine.core.errors import Collected, InputError
     from pyengine.core.fields import Fields
 
 
@@ -36,7 +36,9 @@ class Game(Protocol):
     question_fields: dict[str, set[str]]
     verdicts: dict[str, tuple[str, ...] | None]
 
-    def parse_state(self, fields: Fields) -> Any: ...
+    # A table's state; each error of a part read apart is gathered in `collected`, and what names a part not read
+    # raises errors.Unread.
+    def parse_state(self, fields: Fields, collected: Collected) -> Any: ...
 
     def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[Any, dict[str, Any]]: ...
 

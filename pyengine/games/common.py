@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -10,11 +11,11 @@ from typing import Any, ClassVar
 import clingo
 
 from pyengine.core.catalog import Card, Catalog, MemoryCatalog, Overlay
-from pyengine.core.errors import InputError
+from pyengine.core.errors import Collected, InputError, Unread
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.store import open_catalog
-from pyengine.core.yamlio import load_file
+from pyengine.core.yamlio import Mapping, load_file
 
 
 def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str], reference: str,
@@ -45,10 +46,11 @@ def _builtin_holds(count: int, source: str, folder: str) -> str:
     return f"the built-in catalog holds only the {count} cards the rules documents name; for any other card, {step}"
 
 
-def hypothetical_cards(state: Any, fields: Fields, card_fields: set[str],
-                       parse: Callable[[Fields], Card]) -> list[Card]:
+def hypothetical_cards(state: Any, fields: Fields, card_fields: set[str], parse: Callable[[Fields], Card],
+                       collected: Collected) -> list[Card]:
     """A scenario's `cards:`, laid over the state's catalog as they are read (one may name another), at most
-    `limits.max_cards` of them."""
+    `limits.max_cards` of them; each card's error is gathered in `collected` and its id, when it has one, marked
+    unread in the state (`state.unread`), so that what names it says nothing more."""
     top = MemoryCatalog()
     state.catalog = Overlay(state.catalog, top)
     found = []
@@ -57,13 +59,37 @@ def hypothetical_cards(state: Any, fields: Fields, card_fields: set[str],
             raise InputError(f"more than {limits.max_cards} hypothetical cards", file=fields.file, line=line,
                              column=column, field=path, expected="fewer cards in `cards:`")
         one = Fields(item, fields.file, path, card_fields, line or 0, column or 0)
-        card = parse(one)
-        if card.id in state.catalog:
-            raise one.error("id", f"card id {card.id!r} already names a card",
-                            expected="a new id for a hypothetical card")
-        top.add(card)
-        found.append(card)
+        with collected.part():
+            try:
+                card = parse(one)
+                if card.id in state.catalog:
+                    raise one.error("id", f"card id {card.id!r} already names a card",
+                                    expected="a new id for a hypothetical card")
+            except InputError:
+                if isinstance(one.raw("id"), str | int):
+                    state.unread.add(unread_card(one.raw("id")))
+                raise
+            top.add(card)
+            found.append(card)
     return found
+
+
+def unread_card(ref: Any) -> str:
+    """How a state's `unread` names a hypothetical card that was not read."""
+    return f"card {ref}"
+
+
+def unread_instance(ref: Any) -> str:
+    """How a state's `unread` names a card instance that was not read."""
+    return f"instance {ref}"
+
+
+def check_read(state: Any, ref: Any, fields: Fields, key: str) -> None:
+    """Raise errors.Unread when `ref` (a field's value) names a hypothetical card or an instance of the state that
+    was not read for an error of its own, which says all there is to say."""
+    if isinstance(ref, str | int) and not isinstance(ref, bool) and (
+            unread_card(ref) in state.unread or unread_instance(ref) in state.unread):
+        raise Unread(f"{ref!r} was not read", file=fields.file, field=fields.name(key))
 
 
 def catalog_for(fields: Fields, choices: tuple[str, ...], builtin: Callable[[], Catalog]) -> Catalog:
@@ -73,6 +99,20 @@ def catalog_for(fields: Fields, choices: tuple[str, ...], builtin: Callable[[], 
         return open_catalog(name, builtin)
     except InputError as error:
         raise fields.error("catalog", error.message, error.expected) from None
+
+
+def deck_entry(item: Any, line: int | None, column: int | None) -> Any:
+    """A decklist entry as a mapping of `card` and `count`: a string `REF`, `N REF` or `Nx REF` read as one, at its
+    line; any other value as it is (its Fields say what it should be)."""
+    if not isinstance(item, str):
+        return item
+    match = re.match(r"^\s*(\d+)\s*x?\s+(\S.*)$", item)
+    count, ref = (int(match[1]), match[2].strip()) if match else (1, item.strip())
+    entry = Mapping()
+    entry.update(card=ref, count=count)
+    entry.line, entry.column = line or 0, column or 0
+    entry.key_positions = {"card": (line or 0, column or 0), "count": (line or 0, column or 0)}
+    return entry
 
 
 # A decklist's unknown cards get suggestions for this many of them (each scans the whole catalog).

@@ -61,7 +61,8 @@ BAD_INPUTS = {
     "marvel_reveal_set_aside.yaml": ("8:19", "lies in the encounter's set_aside",
                                      "an encounter card in the encounter deck"),
     "lotr_bearer_missing.yaml": ("5:9", "borne by 'nobody'", "a companion, ally or minion in the play area"),
-    "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'"),
+    "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'",
+                                "race: one of dwarves, men, elves, hobbits, wizards, ents"),
     "dfm_unknown_region.yaml": ("4:20", "unknown region 'gondr'", "did you mean 'gondor'"),
     "dfm_eagle_as_flag.yaml": ("4:11", "eagle_at", "eagle: one of fellowship, sauron, top, bottom"),
     "dfm_card_unknown_race.yaml": ("4:45", "'elfs'", "did you mean 'elves'"),
@@ -102,6 +103,44 @@ def test_too_many_instances_are_refused(cli) -> None:
     code, _, err = cli("--max-instances", "3", "check", str(ROOT / "examples" / "judge_second_sting.yaml"))
     assert code == 2
     assert "more than 3 card instances" in err and "--max-instances" in err and ":15:9:" in err
+
+
+# Files of each game with several input errors, in the state and in the questions; each error's place, and what
+# must not be said (an error that only follows from another: a question about an instance not read).
+SEVERAL_ERRORS = {
+    "lotr": ("game: lotr\nplayers:\n  alice:\n    hand:\n      - {id: s, card: Stingg}\n"
+             "      - {id: g, card: Gandalff}\n"
+             "    stacked:\n      - {id: x, card: Sting, on: s}\n"
+             "turn: {player: alice, phase: fellowshp}\n"
+             "questions:\n  - {ask: play, instance: s}\n  - {ask: heal, instance: s, discard: g}\n"
+             "  - {ask: play, instance: nobody}\n",
+             ["5:17", "6:17", "9:23", "13:17"], ["'s' was not read", "'g'", "turn was not read"]),
+    "marvel": ("game: marvel\nplayers:\n  p1:\n    identity: {card: Spiderman}\n    hand: [{id: a, card: Hulkk}]\n"
+               "decks:\n  p1: {identity: 01001a, cards: [Nope, Nada]}\n"
+               "questions:\n  - {ask: play, instance: a}\n  - {ask: deck, player: p1}\n  - {ask: pley}\n",
+               ["4:16", "5:20", "7:34", "7:40", "11:6"], ["'a' was not read", "deck was not read"]),
+    "dfm": ("game: dfm\nstate:\n  tokens: {fellowshipp: 1}\n  units: {fellowship: {gondr: 1}}\n"
+            "actions:\n  - {player: fellowship, call: elrond, effect: enter}\n  - {player: sauron, end_turn: true}\n"
+            "questions:\n  - {ask: action, step: 2, expect: done}\n  - {ask: action, step: 7}\n",
+            ["3:12", "4:24", "6:5", "10:19"], []),
+}
+
+
+@pytest.mark.parametrize("game", sorted(SEVERAL_ERRORS))
+def test_every_error_of_a_file_is_reported_at_once(cli, tmp_path: Path, game: str) -> None:
+    """Issue 47 item 4: four errors once took three runs; now each part of a file is read apart (each card,
+    instance, deck entry, state field, action and question) and every error is one line."""
+    text, places, unsaid = SEVERAL_ERRORS[game]
+    path = tmp_path / f"{game}.yaml"
+    path.write_text(text, encoding="utf-8")
+    code, out, err = cli("check", str(path))
+    lines = err.strip().splitlines()
+    assert code == 2 and out == "", err
+    assert len(lines) == len(places), err
+    for line, place in zip(lines, places, strict=True):
+        assert line.startswith(f"error: {path}:{place}"), err
+    for words in unsaid:
+        assert words not in err
 
 
 def test_errors_of_several_files_are_all_reported(cli) -> None:
@@ -265,7 +304,7 @@ def test_a_file_reports_each_of_its_errors(cli, tmp_path: Path) -> None:
 
 
 def test_errors_of_one_file_are_bounded(cli, tmp_path: Path) -> None:
-    from pyengine.core.scenario import MAX_FILE_ERRORS
+    from pyengine.core.errors import MAX_FILE_ERRORS
 
     path = tmp_path / "many.yaml"
     path.write_text("game: lotr\nplayers: {alice: {}}\nquestions:\n"

@@ -54,7 +54,8 @@ def test_deck_on_the_cluster_gives_what_jobs_gives(cli, cluster: str, tmp_path: 
 def test_failures_on_the_cluster_are_the_files_own(cli, cluster: str, tmp_path: Path) -> None:
     for n in range(40):  # more than one batch
         shutil.copy(ROOT / "examples" / "judge_second_sting.yaml", tmp_path / f"s{n:02d}.yaml")
-    (tmp_path / "s17.yaml").write_text("game: lotr\nplayers: {alice: {hand: [Stingg]}}\nquestions: []\n",
+    (tmp_path / "s17.yaml").write_text("game: lotr\nplayers: {alice: {hand: [Stingg]}}\n"
+                                       "questions: [{ask: plays, player: alice}]\n",
                                        encoding="utf-8")
     on_cluster = cli("check", str(tmp_path), "--dask", cluster)
     on_jobs = cli("check", str(tmp_path), "--jobs", "2")

@@ -190,7 +190,7 @@ def test_deck_suggestions_are_bounded(cli, tmp_path: Path) -> None:
     ("game: lotr\nx: !!int hello\n", ("cannot be read",)),
     ("game: lotr\nx: !!timestamp 2001-99-99\n", ("YAML tag",)),
     ("game: lotr\nx: " + "[" * 500 + "]" * 500 + "\n", ("nested",)),
-    ("game: dfm\nactions: [{player: fellowship, call: elrond, effect: enter, race: ~}]\nquestions: []\n",
+    ("game: dfm\nactions: [{player: fellowship, call: elrond, effect: enter, race: ~}]\nquestions: [{ask: winner}]\n",
      ("race",)),
     ("game: dfm\nquestions: [{ask: value, after: 0, of: [tokens, card, !!float .inf, 1]}]\n", ("of",)),
     ("game: dfm\nstate: {units: {sauron: {[1]: 5}}}\nquestions: []\n", ("plain value",)),
@@ -329,7 +329,8 @@ def test_a_dead_worker_is_an_error_for_its_file_and_the_run_goes_on(cli, monkeyp
     monkeypatch.setattr(scenario, "load_scenario", dying)
     files = [_write(tmp_path / name, STING.read_text(encoding="utf-8"))
              for name in ("a.yaml", "die.yaml", "crash.yaml", "b.yaml")]
-    _write(tmp_path / "bad.yaml", "game: lotr\nplayers: {alice: {hand: [Stingg]}}\nquestions: []\n")
+    _write(tmp_path / "bad.yaml", "game: lotr\nplayers: {alice: {hand: [Stingg]}}\n"
+                                     "questions: [{ask: plays, player: alice}]\n")
     started = time.monotonic()
     code, out, err = cli("check", "--jobs", "2", str(tmp_path))
     lines = err.strip().splitlines()

@@ -12,7 +12,7 @@ from typing import Any, ClassVar
 import clingo
 
 from pyengine.core.asp import Const, Fact, Term, Value, fact, render, term
-from pyengine.core.errors import InputError, closest
+from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
 from pyengine.games import DOCUMENTS, LISTING_KINDS
 
@@ -65,6 +65,8 @@ OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move
                     ("arwen", "enter"): {"colour"}, ("arwen", "exit"): {"colour"}}
 # The colours of chapter cards (base-game assumption discard_pile).
 COLOURS = ("grey", "yellow", "blue", "green", "red", "purple")
+# The kinds of a choice named by a word, with their words (the board's kinds are in BOARD).
+CHOICE_WORDS = {"race": RACES, "mode": ("nazgul", "unit"), "ally": tuple(ALLIES), "colour": COLOURS}
 
 
 def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str]]]]:
@@ -99,6 +101,10 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_na
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards"}
+# The counts of a state that are 0 when it does not give them.
+ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
+# The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once).
+STATE_PARTS = {"colours": {"colours", "cards"}, "cards": {"colours", "cards"}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
 CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
@@ -158,6 +164,8 @@ def _call_parts(option: clingo.Symbol) -> tuple[str, str, list[tuple[str, str]]]
 
 # An action: its act/3 term, its choices (name, value), and its words.
 Action = tuple[Value, list[tuple[str, Value]], str]
+# The place of an action not read for its own error, so that the steps after it keep their numbers.
+UNREAD_ACTION: Action = (Const("unread"), [], "an action not read")
 
 
 @dataclass
@@ -166,6 +174,9 @@ class State:
     turn: str
     facts: list[Fact] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
+    # The steps (1, 2, ...) whose action was not read for an error of its own: a question about one is not
+    # checked again (errors.Unread).
+    unread: set[int] = field(default_factory=set)
 
 
 @lru_cache(maxsize=1)
@@ -258,16 +269,30 @@ class Dfm:
 
     # -- reading a scenario -------------------------------------------------------------------------------
 
-    def parse_state(self, fields: Fields) -> State:
+    def parse_state(self, fields: Fields, collected: Collected) -> State:
         chapter = fields.whole("chapter", 1, minimum=0)
         if chapter > 3:
             raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3, or 0 for the setup before chapter 1")
         state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship")
         state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
-        self._state(state, fields.sub("state", STATE_FIELDS))
+        given = fields.sub("state", STATE_FIELDS)
+        done: set[str] = set()
+        for key in given.data:  # each field apart, in the file's order (a card's colour is read with its card)
+            if key not in done:
+                part = STATE_PARTS.get(key, {key})
+                done |= part
+                with collected.part():
+                    self._state(state, given.only(part))
+        state.facts += [fact("init_num", Const(name), 0) for name in ZERO_UNLESS_GIVEN if not given.has(name)]
         for index, (item, line, column, path) in enumerate(fields.items("actions")):
-            action = Fields(item, fields.file, path, ACTION_FIELDS, line or 0, column or 0)
-            state.actions.append(self._action(action, index))
+            with collected.part():
+                try:
+                    action = Fields(item, fields.file, path, ACTION_FIELDS, line or 0, column or 0)
+                    state.actions.append(self._action(action, index))
+                except InputError:
+                    state.actions.append(UNREAD_ACTION)
+                    state.unread.add(index + 1)
+                    raise
         return state
 
     def _numbers(self, fields: Fields, key: str, keys: tuple[str, ...] | None) -> dict[str, int]:
@@ -302,8 +327,9 @@ class Dfm:
             facts.append(fact("init_num", term("coins", Const(player)), n))
         if fields.has("reserve"):  # otherwise the coins the players do not hold (rules/dfm/state.lp)
             facts.append(fact("given_reserve", fields.whole("reserve", 0, minimum=0)))
-        for name in ("nazgul", "discard_pile"):
-            facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
+        for name in ZERO_UNLESS_GIVEN:
+            if fields.has(name):
+                facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
         if fields.has("ring"):
             facts.append(fact("init_num", Const("ring"), fields.whole("ring", 0, minimum=0)))
         for race, n in self._numbers(fields, "stacks", RACES).items():
@@ -410,6 +436,16 @@ class Dfm:
         raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                          expected="a layout position [row, card], counted from 1 at the top left")
 
+    @staticmethod
+    def _choice_expected(name: str, kind: str) -> str:
+        """What a missing choice may be, in words: every value a named kind takes, else the value's shape."""
+        words = CHOICE_WORDS.get(kind) or BOARD.get(kind)
+        if words:
+            return f"{name}: one of " + ", ".join(words)
+        shapes = {"card": "a layout position [row, card]", "connection": "a pair of region names [from, to]",
+                  "move": "a pair of region names [from, to]"}
+        return f"{name}: {shapes.get(kind, 'a ' + kind)}"
+
     def _choice(self, action: Fields, name: str, kind: str) -> Value:
         """A choice's value as a typed term: a region or tile by name, a race, mode or ally, a card c(R, C), a
         connection c(A, B) or a move m(A, B)."""
@@ -418,9 +454,8 @@ class Dfm:
         where = {"file": action.file, "line": line, "column": column, "field": action.name(name)}
         if kind in BOARD:
             return board_name(value, kind, **where)
-        if kind in ("race", "mode", "ally", "colour"):
-            words = {"race": RACES, "mode": ("nazgul", "unit"), "ally": tuple(ALLIES), "colour": COLOURS}[kind]
-            return Const(action.choice(name, words, required=True) or "")
+        if kind in CHOICE_WORDS:
+            return Const(action.choice(name, CHOICE_WORDS[kind], required=True) or "")
         if kind == "card":
             row, col = self._position(value, action, action.name(name), line, column)
             return term("c", row, col)
@@ -458,7 +493,7 @@ class Dfm:
                        and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
             if missing:
                 raise action.error(missing[0], f"{ally}'s {effect} effect needs the choice {missing[0]!r}",
-                                   expected=f"{missing[0]}: a {allowed[missing[0]]}")
+                                   expected=self._choice_expected(missing[0], allowed[missing[0]]))
             return term("call", Const(ally), Const(effect)), choices, f"{player} calls {ally} ({effect})"
         if kind == "take":
             line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
@@ -489,6 +524,8 @@ class Dfm:
             if step > steps:
                 raise fields.error("step", f"the scenario has {steps} actions", expected=f"a step from 1 to {steps}")
             return {"step": step}
+        if kind == "outcomes" and fields.whole("step", 0, minimum=1) in state.unread:
+            raise Unread("the step's action was not read", file=fields.file, field=fields.name("step"))
         if kind in ("value", "tokens"):
             after = fields.whole("after", 0, minimum=0)
             if after > steps:

@@ -3,7 +3,6 @@ instances, decks, turn) and questions, the facts they become, and how evidence r
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -14,21 +13,23 @@ import clingo
 from pyengine.core import kb as kbase
 from pyengine.core.asp import MAX_NUMBER, Const, Fact, fact
 from pyengine.core.catalog import Card, Catalog, MemoryCatalog
-from pyengine.core.errors import InputError, closest
+from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.resources import facts_dir
 from pyengine.core.text import exact_title, title_key
-from pyengine.core.yamlio import Mapping
 from pyengine.games import DOCUMENTS
 from pyengine.games.common import (
     BLANK_TABLE,
     CardGame,
     CensusSpec,
     catalog_for,
+    check_read,
+    deck_entry,
     hypothetical_cards,
     read_builtin,
     resolve_card,
+    unread_instance,
 )
 
 ZONES = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked", "adventure_path", "adventure_deck",
@@ -83,6 +84,9 @@ class State:
     hypothetical: list[Card] = field(default_factory=list)
     # How many instances without an id each (player, zone) holds so far: their ids are numbered from it.
     zone_counts: dict[tuple[str, str], int] = field(default_factory=dict)
+    # The parts of the table not read for an error of their own (hypothetical cards, instances, the turn, decks):
+    # what names one of them is not checked again (errors.Unread).
+    unread: set[str] = field(default_factory=set)
 
 
 def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
@@ -287,6 +291,7 @@ class Lotr(CardGame):
 
     def _resolve(self, state: State, ref: Any, fields: Fields, key: str,
                  errors: list[InputError] | None = None) -> Card:
+        check_read(state, ref, fields, key)
         return resolve_card(state.catalog, ref, fields, key, errors=errors)
 
     def _new_state(self, fields: Fields) -> State:
@@ -308,50 +313,79 @@ class Lotr(CardGame):
                              expected="cards: a list of entries such as '4 Sting (1R313)'")
         return state, {"entries": entries}
 
-    def parse_state(self, fields: Fields) -> State:
+    def parse_state(self, fields: Fields, collected: Collected) -> State:
         state = self._new_state(fields)
         def resolve(ref: Any, where: Fields, key: str) -> Card:
             return self._resolve(state, ref, where, key)
 
-        state.hypothetical = hypothetical_cards(state, fields, CARD_FIELDS, lambda f: parse_card(f, True, resolve))
+        state.hypothetical = hypothetical_cards(state, fields, CARD_FIELDS, lambda f: parse_card(f, True, resolve),
+                                                collected)
         players = fields.mapping("players")
         state.players = [str(p) for p in players]
         for player in state.players:
             zones = fields.sub("players", set(state.players)).sub(player, set(ZONES))
             for zone in ZONES:
                 for item, line, column, path in zones.items(zone):
-                    self._instance(state, player, zone, item, zones.file, path, line, column)
-        self._check_stacks(state, fields.file)
-        if fields.has("current_site"):
-            site = fields.text("current_site", required=True) or ""
-            paths = [i for i, inst in state.instances.items() if inst.zone == "adventure_path"]
-            if site not in paths:
-                raise fields.error("current_site", f"{site!r} is no site on an adventure path",
-                                   expected="the id of a site instance in some player's adventure_path",
-                                   suggestion=closest(site, paths) if paths else None)
-            state.current_site = site
-        turn = fields.sub("turn", {"player", "phase"})
-        if fields.has("turn"):
-            state.phase = turn.choice("phase", PHASES, required=True)
-            state.fellowship_player = turn.choice("player", state.players, required=True)
+                    if len(state.instances) >= limits.max_instances:
+                        raise InputError(f"the state has more than {limits.max_instances} card instances",
+                                         file=zones.file, line=line, column=column, field=path,
+                                         expected="a smaller state, or a higher --max-instances")
+                    with collected.part():
+                        self._instance(state, player, zone, item, zones.file, path, line, column)
+        self._check_stacks(state, fields.file, collected)
+        with collected.part():
+            self._current_site(state, fields)
+        with collected.part():
+            turn = fields.sub("turn", {"player", "phase"})
+            if fields.has("turn"):
+                state.unread.add("turn")
+                state.phase = turn.choice("phase", PHASES, required=True)
+                state.fellowship_player = turn.choice("player", state.players, required=True)
+                state.unread.discard("turn")
         decks = fields.sub("decks", set(state.players))
         for player in state.players:
             if decks.has(player):
-                state.decks[player] = self._deck_entries(state, decks, player)
+                errors: list[InputError] = []
+                with collected.part():
+                    state.decks[player] = self._deck_entries(state, decks, player, errors)
+                for error in errors:
+                    collected.add(error)
+                if errors or player not in state.decks:
+                    state.unread.add(f"deck {player}")
         return state
+
+    def _current_site(self, state: State, fields: Fields) -> None:
+        """The table's `current_site:`, a site instance on some player's adventure path."""
+        if not fields.has("current_site"):
+            return
+        site = fields.text("current_site", required=True) or ""
+        check_read(state, site, fields, "current_site")
+        paths = [i for i, inst in state.instances.items() if inst.zone == "adventure_path"]
+        if site not in paths:
+            raise fields.error("current_site", f"{site!r} is no site on an adventure path",
+                               expected="the id of a site instance in some player's adventure_path",
+                               suggestion=closest(site, paths) if paths else None)
+        state.current_site = site
 
     def _instance(self, state: State, player: str, zone: str, item: Any, file: str, path: str,
                   line: int | None, column: int | None) -> None:
+        """One card instance of a player's zone; on an error its id, when it has one, is marked unread."""
+        auto_id = None
         if isinstance(item, str | int) and not isinstance(item, bool):
-            item_fields = Fields({"card": item}, file, path, INSTANCE_FIELDS, line or 0, column or 0)
             state.zone_counts[player, zone] = state.zone_counts.get((player, zone), 0) + 1
             auto_id = f"{player}.{zone}.{state.zone_counts[player, zone]}"
-        else:
-            item_fields = Fields(item, file, path, INSTANCE_FIELDS, line or 0, column or 0)
-            auto_id = None
-        if len(state.instances) >= limits.max_instances:
-            raise InputError(f"the state has more than {limits.max_instances} card instances", file=file, line=line,
-                             column=column, field=path, expected="a smaller state, or a higher --max-instances")
+        given = auto_id or (item.get("id") if isinstance(item, dict) else None)
+        try:
+            item_fields = Fields({"card": item} if auto_id else item, file, path, INSTANCE_FIELDS, line or 0,
+                                 column or 0)
+            self._read_instance(state, player, zone, item_fields, auto_id, line, column)
+        except InputError:
+            if isinstance(given, str | int) and not isinstance(given, bool):
+                state.unread.add(unread_instance(given))
+            raise
+
+    def _read_instance(self, state: State, player: str, zone: str, item_fields: Fields, auto_id: str | None,
+                       line: int | None, column: int | None) -> None:
         card = self._resolve(state, item_fields.require("card", "a card reference"), item_fields, "card")
         instance_id = item_fields.text("id") or auto_id or ""
         if not instance_id:
@@ -381,43 +415,59 @@ class Lotr(CardGame):
                                                 item_fields.flag("active", True) if item_fields.has("active") else None,
                                                 item_fields.whole("wounds", 0, minimum=0), on, borne_by, line, column)
 
-    def _check_stacks(self, state: State, file: str) -> None:
+    def _check_stacks(self, state: State, file: str, collected: Collected) -> None:
+        """Every bearer and stack the instances name exists and can hold them; each instance's error gathered."""
         for instance in state.instances.values():
-            bearer = state.instances.get(instance.borne_by or "")
-            if instance.borne_by is not None and (bearer is None or bearer.zone != "play"
-                                                  or bearer.card.type not in BEARER_TYPES):
-                raise InputError(f"instance {instance.id!r} is borne by {instance.borne_by!r}, which is no character "
-                                 "in play", file=file, line=instance.line, column=instance.column,
-                                 field=f"players.{instance.owner}.play.borne_by",
-                                 expected="the id of a companion, ally or minion in the play area")
-            if instance.on is None:
-                continue
+            with collected.part():
+                self._check_stack(state, file, instance)
 
-            def fail(message: str, expected: str, instance: Instance = instance) -> InputError:
-                return InputError(message, file=file, line=instance.line, column=instance.column,
-                                  field=f"players.{instance.owner}.stacked.on", expected=expected)
+    @staticmethod
+    def _check_stack(state: State, file: str, instance: Instance) -> None:
+        for name in (instance.borne_by, instance.on):
+            if name is not None and unread_instance(name) in state.unread:
+                raise Unread(f"instance {name!r} was not read", file=file, line=instance.line)
+        bearer = state.instances.get(instance.borne_by or "")
+        if instance.borne_by is not None and (bearer is None or bearer.zone != "play"
+                                              or bearer.card.type not in BEARER_TYPES):
+            raise InputError(f"instance {instance.id!r} is borne by {instance.borne_by!r}, which is no character "
+                             "in play", file=file, line=instance.line, column=instance.column,
+                             field=f"players.{instance.owner}.play.borne_by",
+                             expected="the id of a companion, ally or minion in the play area")
+        if instance.on is None:
+            return
 
-            if instance.on == instance.id:
-                raise fail(f"instance {instance.id!r} is stacked on itself", "another instance")
-            if instance.on not in state.instances:
-                raise fail(f"instance {instance.id!r} is stacked on {instance.on!r}, which does not exist",
-                           "an instance id of the state")
-            seen, current = {instance.id}, state.instances[instance.on]
-            while current.on is not None:
-                if current.on in seen or current.on not in state.instances:
-                    raise fail(f"instance {instance.id!r} is stacked in a cycle", "a stack that ends on a card")
-                seen.add(current.id)
-                current = state.instances[current.on]
+        def fail(message: str, expected: str) -> InputError:
+            return InputError(message, file=file, line=instance.line, column=instance.column,
+                              field=f"players.{instance.owner}.stacked.on", expected=expected)
 
-    def _deck_entries(self, state: State, decks: Fields, player: str) -> list[tuple[Card, int, str]]:
-        """A decklist: a list of draw-deck cards, or a mapping with cards, ring_bearer, ring and sites."""
+        if instance.on == instance.id:
+            raise fail(f"instance {instance.id!r} is stacked on itself", "another instance")
+        if instance.on not in state.instances:
+            raise fail(f"instance {instance.id!r} is stacked on {instance.on!r}, which does not exist",
+                       "an instance id of the state")
+        seen, current = {instance.id}, state.instances[instance.on]
+        while current.on is not None:
+            if current.on in seen or current.on not in state.instances:
+                state.unread |= {unread_instance(i) for i in seen}  # the cycle said once, not by each of its cards
+                raise fail(f"instance {instance.id!r} is stacked in a cycle", "a stack that ends on a card")
+            seen.add(current.id)
+            current = state.instances[current.on]
+
+    def _deck_entries(self, state: State, decks: Fields, player: str,
+                      errors: list[InputError]) -> list[tuple[Card, int, str]]:
+        """A decklist: a list of draw-deck cards, or a mapping with cards, ring_bearer, ring and sites; every bad
+        entry collected in `errors`."""
         if isinstance(decks.raw(player), list):
-            return self.decklist(state, decks, player, "draw")
+            return self.decklist(state, decks, player, "draw", errors)
         parts = decks.sub(player, {"cards", "ring_bearer", "ring", "sites"})
-        entries = self.decklist(state, parts, "cards", "draw") + self.decklist(state, parts, "sites", "site")
+        entries = (self.decklist(state, parts, "cards", "draw", errors)
+                   + self.decklist(state, parts, "sites", "site", errors))
         for key in ("ring_bearer", "ring"):
             if parts.has(key):
-                entries.append((self._resolve(state, parts.raw(key), parts, key), 1, key))
+                try:
+                    entries.append((self._resolve(state, parts.raw(key), parts, key), 1, key))
+                except InputError as error:
+                    errors.append(error)
         return entries
 
     def decklist(self, state: State, fields: Fields, key: str, part: str,
@@ -426,15 +476,9 @@ class Lotr(CardGame):
         With `errors`, every bad entry is collected there instead of stopping at the first."""
         entries = []
         for item, line, column, path in fields.items(key):
-            if isinstance(item, str):
-                match = re.match(r"^\s*(\d+)\s*x?\s+(\S.*)$", item)
-                count, ref = (int(match[1]), match[2].strip()) if match else (1, item.strip())
-                item = Mapping()
-                item.update(card=ref, count=count)
-                item.line, item.column = line or 0, column or 0
-                item.key_positions = {"card": (line or 0, column or 0), "count": (line or 0, column or 0)}
             try:
-                entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
+                entry = Fields(deck_entry(item, line, column), fields.file, path, {"card", "count"}, line or 0,
+                               column or 0)
                 card = self._resolve(state, entry.require("card", "a card reference"), entry, "card", errors)
                 entries.append((card, entry.whole("count", 1, minimum=1), part))
             except InputError as error:
@@ -446,9 +490,8 @@ class Lotr(CardGame):
 
     def _instance_ref(self, fields: Fields, key: str, state: State) -> str:
         ref = fields.text(key, required=True) or ""
+        check_read(state, ref, fields, key)
         if ref not in state.instances:
-            from pyengine.core.errors import closest
-
             raise fields.error(key, f"no instance {ref!r} in the state", expected="an instance id of the state",
                                suggestion=closest(ref, state.instances))
         return ref
@@ -481,6 +524,8 @@ class Lotr(CardGame):
                                    expected="on: only when playing a possession, artifact, condition or The One Ring")
             return {"instance": instance, "via": via, "via_instance": via_instance, "on": on}
         if kind == "heal":
+            if "turn" in state.unread:
+                raise Unread("the table's turn was not read", file=fields.file, field=fields.name("ask"))
             if state.phase is None:  # whose fellowship phase it is decides a heal: never answered without it
                 raise fields.error("ask", "a heal question needs the table's turn: whose turn it is and its phase",
                                    expected="turn: {player: NAME, phase: fellowship} in the table (p7, p58: a heal "
@@ -519,6 +564,8 @@ class Lotr(CardGame):
             return {"instance": instance, "on": on, "via": via, "via_instance": via_instance}
         if kind == "deck":
             player = fields.choice("player", state.players, required=True) or ""
+            if f"deck {player}" in state.unread:
+                raise Unread(f"{player}'s deck was not read", file=fields.file, field=fields.name("player"))
             if player not in state.decks:
                 raise fields.error("player", f"player {player!r} has no deck in `decks:`",
                                    expected="a player with a decklist")

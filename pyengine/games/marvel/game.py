@@ -4,7 +4,8 @@ and questions, the facts they become, and how evidence reads."""
 
 from __future__ import annotations
 
-import re
+from collections.abc import Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -14,7 +15,7 @@ import clingo
 
 from pyengine.core.asp import Const, Fact, fact, term
 from pyengine.core.catalog import Card, Catalog
-from pyengine.core.errors import InputError, closest
+from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.resources import facts_dir
@@ -25,9 +26,12 @@ from pyengine.games.common import (
     CardGame,
     CensusSpec,
     catalog_for,
+    check_read,
+    deck_entry,
     hypothetical_cards,
     read_builtin,
     resolve_card,
+    unread_instance,
 )
 
 TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade", "event", "resource", "attachment",
@@ -69,6 +73,9 @@ class State:
     decks: dict[str, dict[str, Any]] = field(default_factory=dict)
     # A card named in a decklist by the code of one of its reprints: card id -> the code the user wrote.
     written: dict[str, str] = field(default_factory=dict)
+    # The parts of the table not read for an error of their own (hypothetical cards, instances, decks): what names
+    # one of them is not checked again (errors.Unread).
+    unread: set[str] = field(default_factory=set)
 
 
 def parse_card(fields: Fields, hypothetical: bool) -> Card:
@@ -205,19 +212,16 @@ class Marvel(CardGame):
 
     def _resolve(self, state: State, ref: Any, fields: Fields, key: str, hero: bool = False,
                  errors: list[InputError] | None = None) -> Card:
+        check_read(state, ref, fields, key)
         return resolve_card(state.catalog, ref, fields, key, (lambda card: card.type == "hero") if hero else None,
                             errors)
 
     def _new_state(self, fields: Fields) -> State:
         return State(catalog_for(fields, CATALOGS, builtin_catalog))
 
-    def _hypothetical(self, state: State, fields: Fields) -> None:
-        """A scenario's `cards:`, hypothetical cards laid over the catalog."""
-        hypothetical_cards(state, fields, CARD_FIELDS, lambda f: parse_card(f, True))
-
-    def parse_state(self, fields: Fields) -> State:
+    def parse_state(self, fields: Fields, collected: Collected) -> State:
         state = self._new_state(fields)
-        self._hypothetical(state, fields)
+        hypothetical_cards(state, fields, CARD_FIELDS, lambda f: parse_card(f, True), collected)
         players = fields.sub("players", {str(p) for p in fields.mapping("players")})
         state.players = [str(p) for p in fields.mapping("players")]
         if ENCOUNTER in state.players:
@@ -225,23 +229,44 @@ class Marvel(CardGame):
         for player in state.players:
             zones = players.sub(player, {"identity", *ZONES})
             if zones.has("identity"):
-                ident = zones.sub("identity", {"id", "card", "face"})
-                card = self._resolve(state, ident.require("card", "a hero card"), ident, "card", hero=True)
-                if card.type != "hero":
-                    raise ident.error("card", f"{card.label()} is of type {card.type}", expected="a hero card")
-                face = self._face_up(state, ident, card)
-                self._add(state, ident, Instance(ident.text("id") or f"{player}.identity", card, player, "identity",
-                                                 face))
+                given = zones.raw("identity")
+                with self._instance_part(state, collected, (given.get("id") if isinstance(given, dict) else None)
+                                         or f"{player}.identity"):
+                    ident = zones.sub("identity", {"id", "card", "face"})
+                    card = self._resolve(state, ident.require("card", "a hero card"), ident, "card", hero=True)
+                    if card.type != "hero":
+                        raise ident.error("card", f"{card.label()} is of type {card.type}", expected="a hero card")
+                    face = self._face_up(state, ident, card)
+                    self._add(state, ident, Instance(ident.text("id") or f"{player}.identity", card, player,
+                                                     "identity", face))
             for zone in ZONES:
-                self._zone(state, zones, zone, player)
+                self._zone(state, zones, zone, player, collected)
         encounter = fields.sub("encounter", set(ENCOUNTER_ZONES))
         for zone in ENCOUNTER_ZONES:
-            self._zone(state, encounter, zone, ENCOUNTER)
+            self._zone(state, encounter, zone, ENCOUNTER, collected)
         decks = fields.sub("decks", set(state.players))
         for player in state.players:
             if decks.has(player):
-                state.decks[player] = self._deck(state, decks.sub(player, {"identity", "cards"}), None)
+                errors: list[InputError] = []
+                with collected.part():
+                    state.decks[player] = self._deck(state, decks.sub(player, {"identity", "cards"}), errors)
+                for error in errors:
+                    collected.add(error)
+                if errors or player not in state.decks:
+                    state.unread.add(f"deck {player}")
         return state
+
+    @staticmethod
+    @contextmanager
+    def _instance_part(state: State, collected: Collected, instance_id: Any) -> Iterator[None]:
+        """Read one instance apart: its error gathered, its id marked unread."""
+        with collected.part():
+            try:
+                yield
+            except InputError:
+                if isinstance(instance_id, str | int) and not isinstance(instance_id, bool):
+                    state.unread.add(unread_instance(instance_id))
+                raise
 
     def _face_up(self, state: State, ident: Fields, card: Card) -> Card:
         """The face an identity shows: `hero` (the card named), `alter_ego`, or the code or name of a hero form."""
@@ -265,19 +290,22 @@ class Marvel(CardGame):
         return found[0]
 
     def _add(self, state: State, fields: Fields, instance: Instance) -> None:
-        if len(state.instances) >= limits.max_instances:
-            raise fields.error("card", f"the state has more than {limits.max_instances} card instances",
-                               expected="a smaller state, or a higher --max-instances")
         if instance.id in state.instances:
             raise fields.error("id", f"instance id {instance.id!r} is used twice", expected="one zone per instance")
         state.instances[instance.id] = instance
 
-    def _zone(self, state: State, zones: Fields, zone: str, owner: str) -> None:
+    def _zone(self, state: State, zones: Fields, zone: str, owner: str, collected: Collected) -> None:
         for index, (item, line, column, path) in enumerate(zones.items(zone), 1):
+            if len(state.instances) >= limits.max_instances:
+                raise InputError(f"the state has more than {limits.max_instances} card instances",
+                                 file=zones.file, line=line, column=column, field=path,
+                                 expected="a smaller state, or a higher --max-instances")
             data = {"card": item} if isinstance(item, str) else item
-            entry = Fields(data, zones.file, path, {"id", "card"}, line or 0, column or 0)
-            card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
-            self._add(state, entry, Instance(entry.text("id") or f"{owner}.{zone}.{index}", card, owner, zone))
+            given = data.get("id") if isinstance(data, dict) else None
+            with self._instance_part(state, collected, given or f"{owner}.{zone}.{index}"):
+                entry = Fields(data, zones.file, path, {"id", "card"}, line or 0, column or 0)
+                card = self._resolve(state, entry.require("card", "a card reference"), entry, "card")
+                self._add(state, entry, Instance(entry.text("id") or f"{owner}.{zone}.{index}", card, owner, zone))
 
     def _deck(self, state: State, fields: Fields, errors: list[InputError] | None) -> dict[str, Any]:
         if not fields.has("identity"):  # the deck limit counts the identity's copies: never answered without it
@@ -289,12 +317,8 @@ class Marvel(CardGame):
         entries, codes = [], []
         for item, line, column, path in fields.items("cards"):
             try:
-                count, ref = 1, item
-                if isinstance(item, str):
-                    match = re.match(r"^\s*(\d+)\s*x?\s+(\S.*)$", item)
-                    count, ref = (int(match[1]), match[2].strip()) if match else (1, item.strip())
-                    item = {"card": ref, "count": count}
-                entry = Fields(item, fields.file, path, {"card", "count"}, line or 0, column or 0)
+                entry = Fields(deck_entry(item, line, column), fields.file, path, {"card", "count"}, line or 0,
+                               column or 0)
                 written = entry.require("card", "a card reference")
                 card = self._resolve(state, written, entry, "card", errors=errors)
                 # A reprint's own code is the code its copies are written under (MarvelCDB counts per code).
@@ -317,6 +341,7 @@ class Marvel(CardGame):
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         if kind == "play":
             ref = fields.text("instance", required=True) or ""
+            check_read(state, ref, fields, "instance")
             if ref not in state.instances:
                 raise fields.error("instance", f"no instance {ref!r} in the state", expected="an instance id",
                                    suggestion=closest(ref, state.instances))
@@ -325,6 +350,8 @@ class Marvel(CardGame):
             return {"instance": ref}
         if kind == "deck":
             player = fields.choice("player", state.players, required=True) or ""
+            if f"deck {player}" in state.unread:
+                raise Unread(f"{player}'s deck was not read", file=fields.file, field=fields.name("player"))
             if player not in state.decks:
                 raise fields.error("player", f"player {player!r} has no deck in `decks:`", expected="a decklist")
             return dict(state.decks[player])
