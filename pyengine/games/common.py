@@ -125,7 +125,7 @@ def resolve_card(catalog: Catalog, ref: Any, fields: Fields, key: str,
     only the first SUGGESTED_ERRORS of them get suggestions."""
     line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
     if isinstance(ref, bool) or not isinstance(ref, str | int):
-        raise fields.error(key, f"got {ref!r}", expected="a card id, code, collector's info or title")
+        raise fields.error(key, f"got {ref!r}", expected=catalog.reference)
     return catalog.resolve(str(ref), fields.file, line, column, fields.name(key), accept=accept,
                            suggest=errors is None or len(errors) < SUGGESTED_ERRORS)
 

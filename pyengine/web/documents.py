@@ -23,6 +23,18 @@ def _number(paragraph: str) -> int:
     return int(re.sub(r"\D", "", paragraph) or 0)
 
 
+def shown(file: str, folders: list[Path]) -> str:
+    """A scenario file as a page shows it: from the name of the folder it was found in, never a path of the
+    server's disk."""
+    path = Path(file)
+    for folder in folders:
+        if path == folder:
+            return folder.name
+        if path.is_relative_to(folder):
+            return f"{folder.name}/{path.relative_to(folder).as_posix()}"
+    return path.name
+
+
 def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> dict[str, Any]:
     """One document's paragraphs in order with their annotations, and its consistency findings (run without the
     edge-case search). Without the docs folder, the paragraphs are the knowledge base's paraphrases only."""
@@ -48,9 +60,9 @@ def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> di
             "illustrates": sorted(r.id for r in kb.rules.values() if (document, pid) in r.examples),
             "readings": [f"{r.name}={c.value}" for r in sorted(kb.readings.values(), key=lambda r: r.name)
                          for c in r.choices.values() if pid in c.paragraphs],
-            "scenarios": sorted(cited.get(pid, [])),
+            "scenarios": sorted(shown(f, scenarios) for f in cited.get(pid, [])),
             "findings": [f["id"] for f in findings if pid in f.get("paragraphs", [])],
         })
     return {"document": document, "game": GAME_OF[document], "available": available, "paragraphs": paragraphs,
-            "findings": findings, "scenario_folders": [str(p) for p in scenarios],
+            "findings": findings, "scenario_folders": [p.name for p in scenarios],
             "scenarios_cited": len({f for files in cited.values() for f in files})}

@@ -836,6 +836,10 @@ class Dfm:
             return f"after step {args[0].number}" if args[0].number else "at the start"
         if evidence.name == "row" and args:
             return f"dfm_allies {args[0]}"
+        pattern = EVIDENCE_WORDS.get(evidence.name)
+        words = [str(a).replace('"', "").replace("_", " ") for a in args]
+        if pattern is not None and pattern.count("{") == len(words):
+            return pattern.format(*words)
         return str(evidence).replace('"', "")
 
 
@@ -850,6 +854,19 @@ FLUENT_WORDS = {
     "eagle_at": "the Eagle at {0}", "reserve": "the Power token reserve", "nazgul": "the Nazgul's place",
     "ring": "the Ring's place", "discard_pile": "cards in the discard pile",
     **{status: "{0}'s ally {1} " + status.replace("_", " ") for status in ALLY_STATES},
+}
+
+
+# The evidence of the Duel's rules in words, by the term's name ({0}, {1} its arguments); a term of another shape is
+# shown as it is.
+EVIDENCE_WORDS = {
+    "card": "the card at row {0}, card {1}", "race": "race {0}", "ally": "{0}'s ally {1}", "colour": "colour {0}",
+    "turn": "{0}'s turn", "stack": "the {0} Alliance stack", "discard_pile": "the discard pile",
+    "eagle": "the Eagle: {0}", "tile": "Landmark tile {0}", "grey": "{0}'s grey cards",
+    "conn": "the connection between {0} and {1}", "tokens": "{0}'s Power tokens: {1}", "region": "region {0}",
+    "coins": "{0}'s coins: {1}", "chapter": "chapter {0}", "symbols": "{0}'s {1} race symbols",
+    "reserve": "coins in the reserve: {0}", "used": "used by {0} already", "chain": "chaining symbol {0}",
+    "winner": "{0} wins", "draw": "a draw",
 }
 
 
