@@ -10,6 +10,7 @@ import sys
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
+from pyengine.cli.junit import write_junit_xml
 from pyengine.cli.progress import progress
 from pyengine.core.errors import InputError
 from pyengine.core.files import write_whole
@@ -55,6 +56,16 @@ def _with_errors(summary: str, files: list[FileErrors]) -> str:
 def cmd_check(args: argparse.Namespace) -> int:
     with progress("checking", "files") as shown:
         result = _api().check(args.paths, args.readings, args.profile, args.jobs, shown, args.dask)
+    if args.keywords:
+        from pyengine.run.bulk import selected
+
+        result = selected(result, args.keywords)
+    if args.junit_xml:
+        try:
+            write_junit_xml(result, args.junit_xml)
+        except OSError as error:
+            raise InputError(f"cannot write the report: {error.strerror}", file=str(args.junit_xml),
+                             field="--junit-xml", expected="a file in a folder this user may write") from None
     _print_errors(result.errors)
     if args.json:
         result.write_json(sys.stdout)

@@ -4,6 +4,7 @@ pyengine.cli.commands."""
 from __future__ import annotations
 
 import argparse
+from pathlib import Path
 from typing import Any
 
 from pyengine import __version__
@@ -163,6 +164,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     check.add_argument("--jobs", type=jobs, default=processors, metavar="N",
                        help=f"check on N processes (default {processors}: the processors this command may use)")
     check.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
+    check.add_argument("-k", dest="keywords", action="append", metavar="WORDS",
+                       help="only the files whose path, or the questions whose id, holds WORDS (ignoring case; "
+                            "repeatable: any of them)")
+    check.add_argument("--junit-xml", metavar="FILE", type=Path,
+                       help="also write the result as JUnit XML, for CI (a test case per question)")
     readings_options(check)
     check.set_defaults(func=cmd_check)
 

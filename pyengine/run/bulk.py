@@ -178,12 +178,36 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
                              progress, dask)
     answered = [r for r in results if isinstance(r, ScenarioResult)]
     errors = [*(r for r in results if isinstance(r, FileErrors)), *map(_vanished, vanished)]
+    return _summed(answered, errors)
+
+
+def _summed(answered: list[ScenarioResult], errors: list[FileErrors]) -> CheckResult:
+    """A check's result over the scenarios answered and the files not answered: its counts and exit code."""
     questions = [q for r in answered for q in r.questions]
     checked = [q for q in questions if not q.unchecked]
     passed = sum(q.passed for q in checked)
     return CheckResult(passed, len(checked) - passed, answered, errors,
                        _worst(errors, EXIT_FAILED if passed < len(checked) else EXIT_HOLDS),
                        len(questions) - len(checked))
+
+
+def selected(result: CheckResult, keywords: list[str]) -> CheckResult:
+    """Only what `check -k` names: a scenario whose file path holds one of the keywords (ignoring case) with all
+    of its questions, else the questions whose id holds one; counts and exit code of what is kept. Files not
+    answered for their errors are kept: an error is never hidden by a selection."""
+    words = [k.casefold() for k in keywords]
+    kept = []
+    for scenario in result.scenarios:
+        if any(w in scenario.file.casefold() for w in words):
+            kept.append(scenario)
+            continue
+        questions = [q for q in scenario.questions if any(w in q.question.casefold() for w in words)]
+        if questions:
+            kept.append(replace(scenario, questions=questions))
+    if not kept and not result.errors:
+        raise InputError(f"{' or '.join(map(repr, keywords))} selects no scenario file and no question", field="-k",
+                         expected="words of a file's path or of a question's id")
+    return _summed(kept, result.errors)
 
 
 def _vanished(folder: str) -> FileErrors:

@@ -143,6 +143,44 @@ def test_every_error_of_a_file_is_reported_at_once(cli, tmp_path: Path, game: st
         assert words not in err
 
 
+FAILING = ("game: lotr\nplayers:\n  alice:\n    hand: [{id: s, card: Sting}]\n"
+           "questions:\n  - {id: sting-is-legal, ask: play, instance: s, expect: legal}\n"
+           "  - {id: sting-said-illegal, ask: play, instance: s, expect: illegal}\n"
+           "  - {id: no-expectation, ask: play, instance: s}\n")
+
+
+def test_check_selects_files_and_questions_by_name(cli, tmp_path: Path) -> None:
+    """Issue 47 item 5: -k as pytest's, on a file's path or a question's id; a selection of nothing is an error."""
+    (tmp_path / "sting.yaml").write_text(FAILING, encoding="utf-8")
+    code, out, _ = cli("check", str(tmp_path), str(ROOT / "examples"), "-k", "IS-LEGAL")
+    assert code == 0 and out.strip() == "1 passed, 0 failed (1 scenario files)"
+    code, out, _ = cli("check", str(tmp_path), str(ROOT / "examples"), "-k", "said", "-k", "heal_wounds")
+    assert code == 1 and out.endswith("2 passed, 1 failed (2 scenario files)\n") and "[sting-said-illegal]" in out
+    code, out, err = cli("check", str(tmp_path), "-k", "nothing-like-this")
+    assert code == 2 and out == "" and "selects no scenario file and no question" in err
+
+
+def test_check_writes_junit_xml(cli, tmp_path: Path) -> None:
+    """Issue 47 item 5: the report CI systems read, a test case per question, written whole."""
+    from xml.etree import ElementTree
+
+    (tmp_path / "sting.yaml").write_text(FAILING, encoding="utf-8")
+    (tmp_path / "bad.yaml").write_text("game: lotr\nplayers: {alice: {hand: [Stingg]}}\n"
+                                       "questions: [{ask: plays, player: alice}]\n", encoding="utf-8")
+    report = tmp_path / "out" / "report.xml"
+    report.parent.mkdir()
+    code, _, _ = cli("check", str(tmp_path), "--junit-xml", str(report))
+    assert code == 2
+    suites = ElementTree.parse(report).getroot().findall("testsuite")
+    cases = {c.get("name"): c for s in suites for c in s.findall("testcase")}
+    assert cases["sting-is-legal"].find("failure") is None and cases["sting-is-legal"].find("skipped") is None
+    assert "expected illegal" in cases["sting-said-illegal"].find("failure").get("message")
+    assert cases["no-expectation"].find("skipped") is not None
+    assert "unknown card 'Stingg'" in cases["input"].find("error").text
+    code, _, err = cli("check", str(tmp_path / "sting.yaml"), "--junit-xml", str(tmp_path / "no" / "r.xml"))
+    assert code == 2 and "--junit-xml" in err and "cannot write the report" in err
+
+
 def test_errors_of_several_files_are_all_reported(cli) -> None:
     code, out, err = cli("check", str(BAD / "misspelt_card.yaml"), str(BAD / "wrong_field.yaml"))
     assert code == 2 and out == ""
