@@ -1,4 +1,5 @@
-"""pytest collects every scenario file under tests/scenarios/ and examples/ as test items, one per question."""
+"""The suite's session store and fixtures; pyengine's pytest plugin (pyengine.pytest_plugin) collects every scenario
+file under tests/scenarios/ and examples/ (pyproject's pyengine_scenarios) as test items, one per question."""
 
 from __future__ import annotations
 
@@ -7,9 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from pyengine.core.engine import Answer, answer
+from pyengine.core.engine import answer
 from pyengine.core.errors import InputError
-from pyengine.core.scenario import Question, load_scenario
+from pyengine.core.scenario import load_scenario
+from pyengine.pytest_plugin import missing_catalog_reason
 
 ROOT = Path(__file__).parent
 SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
@@ -68,62 +70,9 @@ def _own_limits() -> Iterator[None]:
 
 def missing_data_reason(error: InputError) -> str | None:
     """Why a scenario on an imported catalog cannot run here, or None when its error is a real one."""
-    if error.field == "catalog" and "no imported catalog" in error.message:
+    if missing_catalog_reason(error) is not None:
         return f"real card data not found under {DATA}: {error.message}"
     return None
-
-
-def pytest_collect_file(parent: pytest.Collector, file_path: Path) -> pytest.Collector | None:
-    if file_path.suffix in {".yaml", ".yml"} and any(f in file_path.parents for f in SCENARIO_FOLDERS):
-        return ScenarioFile.from_parent(parent, path=file_path)
-    return None
-
-
-class ScenarioFile(pytest.File):
-    """A scenario file: read when collected (an item per question), answered when its first question runs, by
-    the worker that runs it (collecting is done by every worker; answering, once)."""
-
-    def collect(self):  # type: ignore[override]
-        try:
-            self.scenario = load_scenario(self.path)
-        except InputError as error:
-            reason = missing_data_reason(error)
-            if reason is None:
-                raise
-            pytest.skip(reason)
-        self._answers: dict[str, Answer] | None = None
-        for question in self.scenario.questions:
-            yield QuestionItem.from_parent(self, name=question.id, question=question)
-
-    def answer(self, question_id: str) -> Answer:
-        if self._answers is None:
-            self._answers = {a.question.id: a for a in answer(self.scenario)}
-        return self._answers[question_id]
-
-
-class QuestionItem(pytest.Item):
-    def __init__(self, *, question: Question, **kwargs):  # type: ignore[no-untyped-def]
-        super().__init__(**kwargs)
-        self.question = question
-
-    def runtest(self) -> None:
-        if self.question.expect is None:
-            raise QuestionFailure(["the question has no expected verdict"])
-        failures = self.parent.answer(self.question.id).failures()  # type: ignore[union-attr]
-        if failures:
-            raise QuestionFailure(failures)
-
-    def repr_failure(self, excinfo, style=None):  # type: ignore[no-untyped-def]
-        if isinstance(excinfo.value, QuestionFailure):
-            return f"{self.path}: question {self.name}: " + "; ".join(excinfo.value.args[0])
-        return super().repr_failure(excinfo)
-
-    def reportinfo(self):  # type: ignore[no-untyped-def]
-        return self.path, self.question.line, f"{self.path.name}::{self.name}"
-
-
-class QuestionFailure(Exception):
-    pass
 
 
 class AllAnswers(list):
