@@ -90,9 +90,15 @@ def reading_findings(document: str, search_states: bool) -> list[Finding]:
             state = scenario_of(game, found[0], a, b, f"{name}: {a.label} against {b.label}") if found else None
         rules = sorted(r.id for r in kb.rules.values() if any(n == name for n, _ in r.readings))
         findings.append(Finding(f"reading:{name}", "info", "contradiction",
-                                f"the document allows two readings: {reading.text} ({choices}); default "
+                                f"the document allows {_count_words(len(reading.choices))} readings: "
+                                f"{reading.text} ({choices}); default "
                                 f"{reading.default}", paras, rules, state))
     return findings
+
+
+def _count_words(n: int) -> str:
+    """How many readings, in words."""
+    return {2: "two", 3: "three", 4: "four", 5: "five"}.get(n, str(n))
 
 
 def _permitting_rules(game: str) -> set[str]:

@@ -28,6 +28,8 @@ MAY_IMPORT = {
     "web": {"core", "registry", "run", "tools", "api", "schema", "package"},
     "cli": {"core", "registry", "run", "tools", "api", "schema", "web", "package"},
     "main": {"cli"},
+    # pytest's face: collects scenario files and answers them, as `check` does.
+    "pytest_plugin": {"core", "registry"},
     "package": {"api"},
 }
 

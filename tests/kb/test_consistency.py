@@ -153,3 +153,15 @@ def test_deep_search_tells_explanatory_rules_from_deciding_ones() -> None:
     findings = {f.id: f for f in deep_findings("lotr_unique", rules)}
     assert sorted(findings) == ["explanatory:lotr_per_player_scope", "explanatory:lotr_stacked_not_in_play"]
     assert [r for r, fires in firing_rules("lotr", sorted(kbase.load("lotr").rules), 3, 3).items() if not fires] == []
+
+
+def test_a_reading_finding_counts_its_choices() -> None:
+    """Issue 47 item 6: "allows two readings" only where there are two; a reading of three choices says three."""
+    from pyengine.core import kb as kbase
+    from pyengine.tools.consistency import reading_findings
+
+    choices = {r.name: len(r.choices) for r in kbase.load("lotr").readings.values()}
+    for finding in reading_findings("lotr_unique", search_states=False):
+        count = choices[finding.id.removeprefix("reading:")]
+        assert f"allows {({2: 'two', 3: 'three'})[count]} readings" in finding.statement
+    assert 3 in choices.values()
