@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, ClassVar
@@ -82,6 +83,40 @@ def unread_card(ref: Any) -> str:
 def unread_instance(ref: Any) -> str:
     """How a state's `unread` names a card instance that was not read."""
     return f"instance {ref}"
+
+
+def unread_deck(player: str) -> str:
+    """How a state's `unread` names a player's deck that was not read."""
+    return f"deck {player}"
+
+
+@contextmanager
+def reading_instance(state: Any, instance_id: Any) -> Iterator[None]:
+    """Read one card instance: on its input error, its id (when it is one) is marked unread and the error goes on."""
+    try:
+        yield
+    except InputError:
+        if isinstance(instance_id, str | int) and not isinstance(instance_id, bool):
+            state.unread.add(unread_instance(instance_id))
+        raise
+
+
+def read_deck(state: Any, player: str, collected: Collected, read: Callable[[list[InputError]], Any]) -> None:
+    """A player's deck of the table, `read` gathering each bad entry; every error goes to `collected` and a deck
+    with one is marked unread (a question about it says nothing more)."""
+    errors: list[InputError] = []
+    with collected.part():
+        state.decks[player] = read(errors)
+    for error in errors:
+        collected.add(error)
+    if errors or player not in state.decks:
+        state.unread.add(unread_deck(player))
+
+
+def check_deck_read(state: Any, player: str, fields: Fields) -> None:
+    """Raise errors.Unread when a question names a player's deck that was not read."""
+    if unread_deck(player) in state.unread:
+        raise Unread(f"{player}'s deck was not read", file=fields.file, field=fields.name("player"))
 
 
 def check_read(state: Any, ref: Any, fields: Fields, key: str) -> None:

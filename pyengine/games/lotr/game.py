@@ -24,10 +24,13 @@ from pyengine.games.common import (
     CardGame,
     CensusSpec,
     catalog_for,
+    check_deck_read,
     check_read,
     deck_entry,
     hypothetical_cards,
     read_builtin,
+    read_deck,
+    reading_instance,
     resolve_card,
     unread_instance,
 )
@@ -345,13 +348,8 @@ class Lotr(CardGame):
         decks = fields.sub("decks", set(state.players))
         for player in state.players:
             if decks.has(player):
-                errors: list[InputError] = []
-                with collected.part():
-                    state.decks[player] = self._deck_entries(state, decks, player, errors)
-                for error in errors:
-                    collected.add(error)
-                if errors or player not in state.decks:
-                    state.unread.add(f"deck {player}")
+                read_deck(state, player, collected,
+                          lambda errors, p=player: self._deck_entries(state, decks, p, errors))
         return state
 
     def _current_site(self, state: State, fields: Fields) -> None:
@@ -374,15 +372,10 @@ class Lotr(CardGame):
         if isinstance(item, str | int) and not isinstance(item, bool):
             state.zone_counts[player, zone] = state.zone_counts.get((player, zone), 0) + 1
             auto_id = f"{player}.{zone}.{state.zone_counts[player, zone]}"
-        given = auto_id or (item.get("id") if isinstance(item, dict) else None)
-        try:
+        with reading_instance(state, auto_id or (item.get("id") if isinstance(item, dict) else None)):
             item_fields = Fields({"card": item} if auto_id else item, file, path, INSTANCE_FIELDS, line or 0,
                                  column or 0)
             self._read_instance(state, player, zone, item_fields, auto_id, line, column)
-        except InputError:
-            if isinstance(given, str | int) and not isinstance(given, bool):
-                state.unread.add(unread_instance(given))
-            raise
 
     def _read_instance(self, state: State, player: str, zone: str, item_fields: Fields, auto_id: str | None,
                        line: int | None, column: int | None) -> None:
@@ -564,8 +557,7 @@ class Lotr(CardGame):
             return {"instance": instance, "on": on, "via": via, "via_instance": via_instance}
         if kind == "deck":
             player = fields.choice("player", state.players, required=True) or ""
-            if f"deck {player}" in state.unread:
-                raise Unread(f"{player}'s deck was not read", file=fields.file, field=fields.name("player"))
+            check_deck_read(state, player, fields)
             if player not in state.decks:
                 raise fields.error("player", f"player {player!r} has no deck in `decks:`",
                                    expected="a player with a decklist")

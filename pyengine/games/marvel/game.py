@@ -15,7 +15,7 @@ import clingo
 
 from pyengine.core.asp import Const, Fact, fact, term
 from pyengine.core.catalog import Card, Catalog
-from pyengine.core.errors import Collected, InputError, Unread, closest
+from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.resources import facts_dir
@@ -26,12 +26,14 @@ from pyengine.games.common import (
     CardGame,
     CensusSpec,
     catalog_for,
+    check_deck_read,
     check_read,
     deck_entry,
     hypothetical_cards,
     read_builtin,
+    read_deck,
+    reading_instance,
     resolve_card,
-    unread_instance,
 )
 
 TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade", "event", "resource", "attachment",
@@ -247,26 +249,16 @@ class Marvel(CardGame):
         decks = fields.sub("decks", set(state.players))
         for player in state.players:
             if decks.has(player):
-                errors: list[InputError] = []
-                with collected.part():
-                    state.decks[player] = self._deck(state, decks.sub(player, {"identity", "cards"}), errors)
-                for error in errors:
-                    collected.add(error)
-                if errors or player not in state.decks:
-                    state.unread.add(f"deck {player}")
+                read_deck(state, player, collected,
+                          lambda errors, p=player: self._deck(state, decks.sub(p, {"identity", "cards"}), errors))
         return state
 
     @staticmethod
     @contextmanager
     def _instance_part(state: State, collected: Collected, instance_id: Any) -> Iterator[None]:
         """Read one instance apart: its error gathered, its id marked unread."""
-        with collected.part():
-            try:
-                yield
-            except InputError:
-                if isinstance(instance_id, str | int) and not isinstance(instance_id, bool):
-                    state.unread.add(unread_instance(instance_id))
-                raise
+        with collected.part(), reading_instance(state, instance_id):
+            yield
 
     def _face_up(self, state: State, ident: Fields, card: Card) -> Card:
         """The face an identity shows: `hero` (the card named), `alter_ego`, or the code or name of a hero form."""
@@ -350,8 +342,7 @@ class Marvel(CardGame):
             return {"instance": ref}
         if kind == "deck":
             player = fields.choice("player", state.players, required=True) or ""
-            if f"deck {player}" in state.unread:
-                raise Unread(f"{player}'s deck was not read", file=fields.file, field=fields.name("player"))
+            check_deck_read(state, player, fields)
             if player not in state.decks:
                 raise fields.error("player", f"player {player!r} has no deck in `decks:`", expected="a decklist")
             return dict(state.decks[player])
