@@ -31,5 +31,10 @@ def games_config(catalogs: dict[str, list[str]]) -> dict[str, Any]:
             "assumptions": dict(kbase.load(name).assumptions),
             **game.web_extras(),
         }
+        # A new table takes its cards from the pool imported into the store, where there is one, not from the
+        # built-in catalog of the cards the documents name.
+        imported = [c for c in games[name]["catalogs"] if c != "builtin"]
+        if imported:
+            games[name]["blank"] = {**games[name]["blank"], "catalog": imported[0]}
     return {"games": games, "default_game": next(iter(SPECS)),
             "forms": [f"/games/{name}/form.js" for name in games if game_file(name, "form.js")]}

@@ -103,6 +103,42 @@ const Explorer = (() => {
     return (...args) => { clearTimeout(timer); timer = setTimeout(() => fn(...args), ms); };
   }
 
+  // A pointer pressed: a form redrawn under it would take the button away before the click lands (the change
+  // event of a field left by that press fires between the press and the release), so redraws wait for the release.
+  let pressed = false;
+  const waiting = new Set();
+  document.addEventListener("pointerdown", () => { pressed = true; }, true);
+  for (const release of ["pointerup", "pointercancel"]) {
+    document.addEventListener(release, () => setTimeout(() => {
+      pressed = false;
+      const due = [...waiting];
+      waiting.clear();
+      due.forEach((draw) => draw());
+    }), true);
+  }
+  function afterRelease(draw) {
+    return () => { if (pressed) waiting.add(draw); else draw(); };
+  }
+
+  // Where focus was, said so that the same control of a redrawn form can be found again: the control's id, or its
+  // kind and name with the data- attributes of the blocks around it (its player, zone, question, ally).
+  function focusKey(node) {
+    if (!node || node === document.body) return null;
+    if (node.id) return `#${node.id}`;
+    const places = [];
+    for (let up = node; up && up !== document.body; up = up.parentElement) {
+      for (const attr of up.attributes) if (attr.name.startsWith("data-")) places.push(`${attr.name}=${attr.value}`);
+    }
+    return [node.tagName, node.className, node.getAttribute("aria-label") || node.textContent.slice(0, 40),
+            ...places].join("|");
+  }
+  function refocus(container, key) {
+    if (!key || container.contains(document.activeElement) && focusKey(document.activeElement) === key) return;
+    const found = key.startsWith("#") ? document.getElementById(key.slice(1))
+      : [...container.querySelectorAll("input, select, textarea, button, a")].find((n) => focusKey(n) === key);
+    if (found) found.focus();
+  }
+
   function slug(text) {
     return String(text).toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "")
       .replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "").slice(0, 24) || "card";
@@ -458,7 +494,10 @@ const Explorer = (() => {
       } catch (e) { showErrors(e.errors || [e.message]); }
     }, 120);
 
-    function redraw() {
+    // The form drawn again from the table, focus kept on the control it was on (a card picked with Enter leaves
+    // focus in that zone's card search, ready for the next card).
+    const redraw = afterRelease(() => {
+      const focused = builder.contains(document.activeElement) ? focusKey(document.activeElement) : null;
       const hash = `#t=${encodeTable(table)}`;
       history.replaceState(null, "", hash);
       document.getElementById("to-answers").href = `/answers${hash}`;
@@ -491,8 +530,9 @@ const Explorer = (() => {
       parts.push(questionsBlock(table, redraw));
       if (game.faces) parts.push(el("datalist", {id: "faces"}, game.faces.map((f) => el("option", {value: f}))));
       builder.replaceChildren(...parts);
+      refocus(builder, focused);
       exportYaml();
-    }
+    });
 
     async function applyYaml(text, name) {
       try {
@@ -560,15 +600,25 @@ const Explorer = (() => {
       el("p", {class: "rested", text: rested.length ? `rested on the readings ${rested.join(", ")}` : "rested on no reading"}));
   }
 
-  function whyButton(row, reasons, restedOn, colspan) {
-    const about = row.dataset.play || row.dataset.key || "";
-    return el("button", {type: "button", class: "why", text: "why?", "aria-label": `why: ${about}`, onclick: async (e) => {
+  // "why?" opens the reasons under the row and closes them again; focus stays on the button (a button disabled
+  // while the reasons load would drop focus to the page), which says whether they are shown (aria-expanded).
+  function whyButton(row, about, reasons, restedOn, colspan) {
+    let opening = false;
+    return el("button", {type: "button", class: "why", text: "why?", "aria-label": `why ${about}?`,
+                         "aria-expanded": "false", onclick: async (e) => {
+      const button = e.currentTarget;
       const next = row.nextElementSibling;
-      if (next && next.classList.contains("why-row")) { next.remove(); return; }
-      e.target.disabled = true;
+      if (next && next.classList.contains("why-row")) {
+        next.remove(); button.setAttribute("aria-expanded", "false"); return;
+      }
+      if (opening) return;
+      opening = true;
+      button.setAttribute("aria-busy", "true");
       const box = el("td", {colspan}, await explanation(reasons, restedOn));
       row.after(el("tr", {class: "why-row"}, box));
-      e.target.disabled = false;
+      button.setAttribute("aria-busy", "false");
+      button.setAttribute("aria-expanded", "true");
+      opening = false;
     }});
   }
 
@@ -579,6 +629,63 @@ const Explorer = (() => {
     const statements = (GAMES[answersGame] && GAMES[answersGame].assumptions) || {};
     return el("details", {class: "assumptions"}, el("summary", {text: `rests on ${names.length} base-game assumptions`}),
       el("ul", {}, names.map((n) => el("li", {text: statements[n] || n}))));
+  }
+
+  // A long list a page at a time (PAGE items, then a button for the next PAGE), with a filter on its words
+  // where it runs past one page: `rows` are the items' nodes, put into `holder` (a tbody or a list); returns the
+  // controls to show above it (the filter) and below it (the count, "show more"). Focus moves to the first item a
+  // "show more" brings.
+  const PAGE = 20;
+  function paged(holder, rows, what) {
+    let matching = rows;
+    let shown = 0;
+    const more = el("button", {type: "button", class: "show-more"});
+    const count = el("p", {class: "hint page-count", "aria-live": "polite"});
+    function page(fromStart) {
+      if (fromStart) { holder.replaceChildren(); shown = 0; }
+      const next = matching.slice(shown, shown + PAGE);
+      holder.append(...next);
+      shown += next.length;
+      count.textContent = matching.length > PAGE || matching.length < rows.length
+        ? `${shown} of ${matching.length} ${what} shown${matching.length < rows.length ? ` (of ${rows.length})` : ""}` : "";
+      more.textContent = `show ${Math.min(PAGE, matching.length - shown)} more ${what}`;
+      more.hidden = shown >= matching.length;
+      return next;
+    }
+    more.addEventListener("click", () => {
+      const [first] = page(false);
+      if (first) { first.setAttribute("tabindex", "-1"); first.focus(); }
+    });
+    page(true);
+    if (rows.length <= PAGE) return {above: [], below: []};
+    const filter = el("input", {type: "search", class: "list-filter", "aria-label": `filter the ${what}`,
+                                placeholder: `filter the ${rows.length} ${what}…`});
+    // Words matched without case or accents ("mumak" finds the Mûmak Commander).
+    const fold = (text) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
+    const texts = new Map(rows.map((row) => [row, fold(row.textContent)]));
+    filter.addEventListener("input", debounce(() => {
+      const words = fold(filter.value).split(/\s+/).filter(Boolean);
+      matching = rows.filter((row) => words.every((w) => texts.get(row).includes(w)));
+      page(true);
+    }, 150));
+    return {above: [filter], below: [count, more]};
+  }
+
+  // A long list folded under its summary on a phone (open on a wider screen), so that a page of several long
+  // lists stays a few screens tall.
+  function folded(summary, long, ...content) {
+    if (!long) return [el("h3", {text: summary}), ...content];
+    return [el("details", {class: "fold", open: !matchMedia("(max-width: 640px)").matches},
+      el("summary", {}, el("h3", {class: "fold-title", text: summary})), ...content)];
+  }
+
+  // Each cell named by its column's heading (data-label), so that on a phone, where a row's cells stack, the
+  // heading stays beside its value.
+  function labelled(headings, rows) {
+    for (const row of rows) {
+      [...row.children].forEach((cell, i) => { if (headings[i]) cell.setAttribute("data-label", headings[i]); });
+    }
+    return rows;
   }
 
   function verdictText(verdict) {
@@ -594,24 +701,29 @@ const Explorer = (() => {
 
   function playsTable(result) {
     const blocks = [];
+    const headings = ["play", "in words", "verdict", "rules", ""];
     for (const q of result.questions) {
       const player = q.question.split(":").slice(1).join(":");
       const body = el("tbody");
-      for (const p of q.plays || []) {
+      const rows = (q.plays || []).map((p) => {
         const row = el("tr", {"data-play": p.play, "data-player": player}, el("td", {}, el("code", {text: p.play})),
           el("td", {}, p.description, assumed(p.assumptions)), verdictCell(p.verdict),
           el("td", {text: p.rules.join(", ")}));
-        row.append(el("td", {}, whyButton(row, p.reasons, p.rested_on, 5)));
-        body.append(row);
-      }
-      blocks.push(el("h3", {text: player}), el("table", {class: "answers", "data-player": player},
-        el("thead", {}, el("tr", {}, ["play", "in words", "verdict", "rules", ""].map((h) => el("th", {text: h})))), body));
+        row.append(el("td", {}, whyButton(row, `${player}: ${p.play} is ${verdictText(p.verdict)}`, p.reasons, p.rested_on, 5)));
+        return row;
+      });
+      const controls = paged(body, labelled(headings, rows), `plays of ${player}`);
+      blocks.push(...folded(`${player}: ${rows.length} plays`, rows.length > PAGE, ...controls.above,
+        el("table", {class: "answers", "data-player": player},
+          el("thead", {}, el("tr", {}, headings.map((h) => el("th", {text: h})))), body), ...controls.below));
     }
     return blocks;
   }
 
   function questionsTable(result, table, choice) {
     const body = el("tbody");
+    const headings = ["question", "ask", "verdict", "expected", "", "rules", "", ""];
+    const rows = [];
     for (const q of result.questions) {
       const row = el("tr", {"data-question": q.question}, el("td", {}, el("code", {text: q.question})),
         el("td", {}, q.ask, assumed(q.assumptions)), verdictCell(q.got), el("td", {text: verdictText(q.expected)}),
@@ -625,11 +737,12 @@ const Explorer = (() => {
           row.after(el("tr", {class: "flip-row"}, el("td", {colspan: 8, text})));
         } catch (e) { showErrors(e.errors || [e.message]); }
       }});
-      row.append(el("td", {}, whyButton(row, q.reasons, q.rested_on, 8)), el("td", {}, typeof q.got === "string" ? flip : null));
-      body.append(row);
+      row.append(el("td", {}, whyButton(row, `${q.question} is ${verdictText(q.got)}`, q.reasons, q.rested_on, 8)), el("td", {}, typeof q.got === "string" ? flip : null));
+      rows.push(row);
     }
-    return el("table", {class: "answers"}, el("thead", {}, el("tr", {},
-      ["question", "ask", "verdict", "expected", "", "rules", "", ""].map((h) => el("th", {text: h})))), body);
+    const controls = paged(body, labelled(headings, rows), "questions");
+    return el("div", {}, ...controls.above, el("table", {class: "answers"}, el("thead", {}, el("tr", {},
+      headings.map((h) => el("th", {text: h})))), body), ...controls.below);
   }
 
   // The table's questions answered; a question the server cannot read is marked with its errors, and the others
@@ -661,8 +774,10 @@ const Explorer = (() => {
     // The default's column, then only the sides that change some verdict; the others are named below the table.
     const shown = result.sides.map((_, i) => i).filter((i) => i === 0 || result.rows.some((r) => r.verdicts[i] !== r.verdicts[0]));
     const agree = result.sides.filter((_, i) => !shown.includes(i)).map((s) => s.label);
-    const head = el("tr", {}, el("th", {text: "verdict of"}), shown.map((i) => el("th", {text: result.sides[i].label})));
-    const body = el("tbody", {}, result.rows.map((row) => el("tr", {class: row.differs ? "differs" : "", "data-key": row.key},
+    const headings = ["verdict of", ...shown.map((i) => result.sides[i].label)];
+    const head = el("tr", {}, headings.map((h) => el("th", {text: h})));
+    const body = el("tbody");
+    const rows = labelled(headings, result.rows.map((row) => el("tr", {class: row.differs ? "differs" : "", "data-key": row.key},
       el("td", {}, el("code", {text: row.key}), el("div", {class: "about", text: row.about})),
       shown.map((i) => {
         const v = row.verdicts[i];
@@ -670,8 +785,13 @@ const Explorer = (() => {
         try { text = verdictText(JSON.parse(v)); } catch (e) { text = v; }
         return el("td", {class: `verdict ${v}${i > 0 && v !== row.verdicts[0] ? " changed" : ""}`, text});
       }))));
+    // The rows whose verdict changes first: they are what the table is for.
+    rows.sort((a, b) => b.classList.contains("differs") - a.classList.contains("differs"));
+    const controls = paged(body, rows, "rows");
+    const changing = rows.filter((row) => row.classList.contains("differs")).length;
     return el("div", {class: "scroll", tabindex: "0", role: "region", "aria-label": "the verdicts under every reading"},
-      el("table", {class: "compare"}, el("thead", {}, head), body),
+      ...folded(`${rows.length} verdicts, ${changing} of them changed by some side`, rows.length > PAGE,
+        ...controls.above, el("table", {class: "compare"}, el("thead", {}, head), body), ...controls.below),
       el("p", {class: "hint", id: "agreeing-sides",
                text: agree.length ? `Agree with the default on every verdict: ${agree.join(", ")}.` : ""}));
   }
@@ -684,6 +804,15 @@ const Explorer = (() => {
     document.getElementById("edit-table").href = `/table${hash}`;
     document.getElementById("nav-table").href = `/table${hash}`;
     document.getElementById("table-title").textContent = `Answers: ${table.title || "a table"}`;
+    // Which catalog the cards come from: a verdict on the built-in one says nothing of the rest of the pool.
+    if (game.catalogs.length) {
+      const imported = game.catalogs.filter((c) => c !== "builtin");
+      document.getElementById("catalog-used").textContent = table.catalog && table.catalog !== "builtin"
+        ? `Cards from the catalog ${table.catalog}, imported into the store.`
+        : `Cards from the built-in catalog: only the cards the rules documents name` +
+          (imported.length ? ` (the store also holds ${imported.join(", ")}: choose it in the table builder).`
+            : " (pyengine import brings in the game's whole pool: see the card pools page of the docs).");
+    }
     const fromLink = choiceFromUrl();
     const chosen = {...(fromLink.readings || {})};
     let profile = fromLink.profile || "";
@@ -844,14 +973,16 @@ const Explorer = (() => {
         `(${entry.b}) disagree: ${entry.why_none}.`
       : `On ${census.catalog} (${census.pool_cards} cards), side A (${entry.a}) and side B (${entry.b}) disagree on ` +
         `${entry.classes_found} classes of real cards, ${entry.cards} cards (${types}).`);
-    const items = entry.classes.map((found) => el("li", {class: "finding"},
+    const items = entry.classes.map((found) => el("li", {class: "finding", "data-cards": found.cards.join(" ")},
       el("span", {class: "class-label", text: found.label}),
       found.table ? [" ", verdictWords(found.table),
         " ", el("a", {class: "open-table button", href: `/table#t=${encodeTable(found.table)}`,
                       "aria-label": `open ${found.label} in the table builder`, text: "open in the table builder"})] : []));
+    const list = el("ul", {class: "census"});
+    const controls = paged(list, items, "classes");
     return el("section", {"aria-label": "real cards"}, el("h2", {text: "Real cards"}), head,
       entry.question ? el("p", {class: "hint", text: `The question: ${entry.question}`}) : null,
-      items.length ? el("ul", {class: "census"}, items) : null);
+      items.length ? [...controls.above, list, ...controls.below] : null);
   }
 
   // A real table's first disagreeing question, as each side answers it.
