@@ -125,10 +125,12 @@ def cmd_edge_cases(args: argparse.Namespace) -> int:
         print(f"{result.a} and {result.b} give the same verdict on every state of up to {result.max_cards} cards and "
               f"{result.max_instances} instances: within these bounds the choice makes no difference.")
         return 0
-    print(f"{result.states} states where {result.a} and {result.b} disagree ({len(result.shapes)} shapes):")
+    print(f"{result.states} states where A ({result.a}) and B ({result.b}) disagree ({len(result.shapes)} shapes):")
+    owner = {"a": "A's rule", "b": "B's rule", "both": "both sides' rule"}
     for number, entry in enumerate(result.findings, 1):
         where = f" -> {entry['file']}" if "file" in entry else ""
-        kinds = "; ".join(f"{k} {va}/{vb} by {r}" for k, va, vb, r in entry["shapes"])
+        kinds = "; ".join(f"{k}: A says {va}, B says {vb}, by {r} ({owner[side]})"
+                          for (k, va, vb, r), side in zip(entry["shapes"], entry["shape_sides"], strict=True))
         print(f"  {number}. {kinds}{where}")
     return 0
 

@@ -63,6 +63,13 @@ class Card:
         info = self.collinfo or self.id
         return f"{dot}{self.full_name} ({info})"
 
+    def told_apart(self) -> str:
+        """The card in words that tell it from a card of the same name: name, type and, where the data has it, the
+        pack (MarvelCDB's pack code; GEMP's set is in the collector's info)."""
+        pack = self.extra.get("pack_code")
+        where = f", pack {pack}" if pack else f", {self.collinfo}" if self.collinfo else ""
+        return f"{self.full_name}, {self.type}{where}"
+
     def record(self) -> dict[str, Any]:
         """The card as an engine team needs it to find its own (a conformance pack's record): id, titles,
         uniqueness with the data's counts (an "at most N" count, a deck limit, a hero's copies of each card), type,
@@ -192,7 +199,7 @@ class Catalog:
             if len(unique_ids) == 1:
                 return next(iter(unique_ids.values()))
             if len(unique_ids) > 1:
-                names = ", ".join(f"{i} ({c.full_name})" for i, c in sorted(unique_ids.items())[:8])
+                names = ", ".join(f"{i} ({c.told_apart()})" for i, c in sorted(unique_ids.items())[:8])
                 more = f" and {len(unique_ids) - 8} more" if len(unique_ids) > 8 else ""
                 raise InputError(f"card {ref!r} is ambiguous: {names}{more}", file=file, line=line, column=column,
                                  field=field_name, expected=f"{self.reference} with subtitle")

@@ -360,6 +360,9 @@ class CensusResult(Result):
     pairs: list[dict[str, Any]]
     files: list[str]
     seconds: float
+    # The search's bounds: the abstract states drawn that real tables show, and those no table shows, at most.
+    states_bound: int = 0
+    tries_bound: int = 0
 
 
 @dataclass

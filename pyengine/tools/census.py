@@ -641,7 +641,8 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
     for entry in entries:
         for found in entry["classes"][tables:]:
             found.pop("table")
-    return CensusResult(game, source, len(pool.cards), entries, written, round(time.monotonic() - started, 1))
+    return CensusResult(game, source, len(pool.cards), entries, written, round(time.monotonic() - started, 1),
+                        states, tries)
 
 
 def _open(rules: Any, source: str) -> Catalog:

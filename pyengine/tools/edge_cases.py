@@ -324,6 +324,13 @@ def _finding(symbols: Iterable[clingo.Symbol]) -> Finding:
     return Finding(sorted(set(shapes)), facts, verdicts, reasons, sorted(differs))
 
 
+def rule_sides(finding: Finding, rule: str) -> str:
+    """Which side's answers name the rule of a shape in this state: "a", "b" or "both" (a reading's rule decides
+    one side's verdict; the other side's may rest on another rule, or on none)."""
+    sides = [side for side in ("a", "b") if any(rule in rules for rules in finding.reasons[side].values())]
+    return "both" if len(sides) == 2 else sides[0] if sides else "both"
+
+
 def _slug(text: str) -> str:
     return "".join(ch if ch.isalnum() else "-" for ch in text).strip("-")
 
@@ -426,7 +433,9 @@ def edge_cases(game: str, compare: tuple[str, str] | None = None, decisive: str 
     entries = []
     for count, finding in enumerate(findings, 1):
         scenario = scenario_of(game, finding, a, b, f"{game}: {a.label} against {b.label}, state {count}")
-        entry: dict[str, Any] = {"shapes": [list(s) for s in finding.shapes], "scenario": scenario}
+        entry: dict[str, Any] = {"shapes": [list(s) for s in finding.shapes],
+                                 "shape_sides": [rule_sides(finding, s[3]) for s in finding.shapes],
+                                 "scenario": scenario}
         if folder:
             entry["file"] = str(folder / f"{game}-{count:03d}.yaml")
         entries.append(entry)

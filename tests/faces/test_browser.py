@@ -225,7 +225,11 @@ def test_the_disagreements_page_counts_the_real_cards(page, explorer: str, tmp_p
     page.locator("#dis-pool").select_option("gemp")
     page.locator("#search-form button[type=submit]").click()
     page.locator("ul.census li").first.wait_for(timeout=120_000)
-    assert "classes of real cards" in page.locator("#found-count").inner_text()
+    count = page.locator("#found-count").inner_text()
+    assert "classes of real cards" in count
+    # The page's search is smaller than the command line's (10 states against 40), and says so with the command.
+    assert "stops at 10 states" in count
+    assert "pyengine census --game lotr --catalog gemp --compare default gemp" in count
     # The classes a page at a time (1,937 rows at once before), the rest found by the filter, accents aside.
     assert page.locator("ul.census > li").count() == 20
     assert page.locator("main").evaluate("(m) => m.scrollHeight") <= 12 * 1000

@@ -16,7 +16,8 @@ BAD = ROOT / "tests" / "bad_input"
 
 # Each bad-input file, with words its one-line message must contain (besides the file and line).
 BAD_INPUTS = {
-    "ambiguous_card.yaml": ("5:17", "ambiguous", "1_364", "1_72"),
+    "ambiguous_card.yaml": ("5:17", "ambiguous", "1_364 (Gandalf, The Grey Wizard, companion, 1P364)",
+                            "1_72 (Gandalf, Friend of the Shirefolk, companion, 1R72)"),
     "duplicate_instance.yaml": ("6:10", "used twice"),
     "empty.yaml": ("empty",),
     "malformed_yaml.yaml": ("5:1", "malformed YAML"),
@@ -124,6 +125,20 @@ SEVERAL_ERRORS = {
             "questions:\n  - {ask: action, step: 2, expect: done}\n  - {ask: action, step: 7}\n",
             ["3:12", "4:24", "6:5", "10:19"], []),
 }
+
+
+@pytest.mark.skipif(not (ROOT.parent / "shared" / "data" / "marvelsdb" / "pack").is_dir(),
+                    reason="MarvelCDB card data not found")
+def test_same_named_cards_are_told_apart_by_type_and_pack(cli, tmp_path: Path) -> None:
+    """Issue 47 item 6: an ambiguous name lists each card with what tells it apart (three Black Panthers of
+    MarvelCDB: two heroes of packs core and bp, a minion of pack cw), not the same name three times."""
+    table = tmp_path / "panther.yaml"
+    table.write_text("game: marvel\ncatalog: marvelsdb\nplayers:\n  a:\n    hand:\n"
+                     "      - {id: x, card: Black Panther}\nquestions:\n  - {ask: play, instance: x}\n",
+                     encoding="utf-8")
+    code, _, err = cli("check", str(table))
+    assert code == 2 and "01040a (Black Panther, hero, pack core), 51001a (Black Panther, hero, pack bp), " \
+                         "56155 (Black Panther, minion, pack cw)" in err
 
 
 @pytest.mark.parametrize("game", sorted(SEVERAL_ERRORS))

@@ -75,6 +75,20 @@ def test_all_counts_every_shape_within_the_bounds(cli) -> None:
                                              "lotr_dead_pile_stops_nonunique"}
 
 
+def test_each_shape_says_whose_rule_decides_it(cli) -> None:
+    """Issue 47 item 6: a shape's rule is named with its side (the Mumak Commander reading: the rule that blocks is
+    side A's, the exemption side B's), in words and in JSON (`shape_sides`)."""
+    sides = ("lotr_mumak_direction=unique_blocks_all", "lotr_mumak_direction=nonunique_exempt")
+    code, out, _ = cli("edge-cases", "--game", "lotr", "--compare", *sides, "--max-cards", "2", "--json")
+    owners = {s[3]: side for finding in json.loads(out)["findings"]
+              for s, side in zip(finding["shapes"], finding["shape_sides"], strict=True)}
+    assert code == 0 and owners.get("lotr_unique_blocks_nonunique") == "a"
+    assert owners.get("lotr_nonunique_exempt") == "b"
+    code, out, _ = cli("edge-cases", "--game", "lotr", "--compare", *sides, "--max-cards", "2")
+    assert "by lotr_unique_blocks_nonunique (A's rule)" in out and "by lotr_nonunique_exempt (B's rule)" in out
+    assert "A (lotr_mumak_direction=unique_blocks_all) and B (lotr_mumak_direction=nonunique_exempt) disagree" in out
+
+
 def test_bad_sides_are_input_errors(cli) -> None:
     code, _, err = cli("edge-cases", "--game", "lotr", "--compare", "default", "gmep")
     assert code == 2 and "did you mean 'gemp'" in err

@@ -972,7 +972,14 @@ const Explorer = (() => {
       ? `On ${census.catalog} (${census.pool_cards} cards): no real card shows where side A (${entry.a}) and side B ` +
         `(${entry.b}) disagree: ${entry.why_none}.`
       : `On ${census.catalog} (${census.pool_cards} cards), side A (${entry.a}) and side B (${entry.b}) disagree on ` +
-        `${entry.classes_found} classes of real cards, ${entry.cards} cards (${types}).`);
+        `${entry.classes_found} classes of real cards, ${entry.cards} cards (${types})` +
+        // The page's search is smaller than the command's, to answer within the server's bound: said, not hidden.
+        ({bounds: ".",
+          states: `: this page's search stops at ${census.states_bound} states, so there may be more ` +
+            `(pyengine census --game ${census.game} --catalog ${census.catalog} --compare ${entry.a} ${entry.b} ` +
+            "draws up to 40, --states, and counts more).",
+          tries: `: the search stopped after ${census.tries_bound} states no real card shows; there may be more.`,
+          time: ": the search stopped at the server's time limit; there may be more."}[entry.stopped_by] || "."));
     const items = entry.classes.map((found) => el("li", {class: "finding", "data-cards": found.cards.join(" ")},
       el("span", {class: "class-label", text: found.label}),
       found.table ? [" ", verdictWords(found.table),
@@ -1008,8 +1015,9 @@ const Explorer = (() => {
         el("h3", {text: `state ${i + 1}`}),
         el("p", {class: "hint", text: "cards: " + (f.scenario.cards || []).map((c) =>
           `${c.unique ? "•" : ""}${c.title}${c.subtitle ? ", " + c.subtitle : ""} (${c.type})`).join("; ")}),
-        el("ul", {}, f.shapes.map(([kind, va, vb, rule]) => el("li", {text:
-          `${kind} question: side A (${sides.a}) says ${va}, side B (${sides.b}) says ${vb}; rule ${rule} decides`}))),
+        el("ul", {}, f.shapes.map(([kind, va, vb, rule], n) => el("li", {text:
+          `${kind} question: side A (${sides.a}) says ${va}, side B (${sides.b}) says ${vb}; rule ${rule} ` +
+          `(${{a: "side A's", b: "side B's", both: "both sides'"}[f.shape_sides[n]]}) decides`}))),
         el("a", {class: "open-table button", href: `/table#t=${encodeTable(f.scenario)}`,
                  "aria-label": `open state ${i + 1} in the table builder`, text: "open in the table builder"}))));
   }
