@@ -37,6 +37,8 @@ def pytest_configure(config: pytest.Config) -> None:
     folder = Path(tempfile.mkdtemp(prefix="pyengine-store-"))
     config.stash[_STORE_FOLDER] = folder
     os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
+    # `check` records its failures for --last-failed: in the session's folder, not in the repository.
+    os.environ["PYENGINE_CACHE_DIR"] = str(folder / "cache")
     if GEMP_CARDS.is_dir():
         cards, report = gemp.read(GEMP_CARDS)
         store.write_source("gemp", "lotr", str(GEMP_CARDS), cards, report)

@@ -16,7 +16,7 @@ from pyengine.core.errors import InputError
 from pyengine.core.files import write_whole
 from pyengine.core.limits import DEFAULT_LIMITS
 from pyengine.core.resources import existing_dirs, scenario_dirs
-from pyengine.core.results import FileErrors
+from pyengine.core.results import FileErrors, ScenarioResult
 from pyengine.games import importer
 
 if TYPE_CHECKING:
@@ -54,12 +54,33 @@ def _with_errors(summary: str, files: list[FileErrors]) -> str:
 
 
 def cmd_check(args: argparse.Namespace) -> int:
+    from pyengine.core.yamlio import read_stream
+    from pyengine.run import lastfailed
+    from pyengine.run.bulk import STDIN
+
+    paths = [p for p in args.paths if p != "-"]
+    # `-` is one scenario read from standard input, as test runners and clingo take it.
+    text = read_stream(sys.stdin.buffer, STDIN, "standard input") if "-" in args.paths else None
+    failed = lastfailed.recorded() if args.last_failed else {}
+    if args.last_failed and not failed:
+        print("no failures recorded by the last check here: checking every file", file=sys.stderr)
+    only = sorted(failed) if failed else None
     with progress("checking", "files") as shown:
-        result = _api().check(args.paths, args.readings, args.profile, args.jobs, shown, args.dask)
+        result = _api().check(paths, args.readings, args.profile, args.jobs, shown, args.dask, text,
+                              args.exitfirst, only)
+    checked = {str(Path(s.file).resolve()) for s in result.scenarios} | {str(Path(e.file).resolve())
+                                                                        for e in result.errors}
+    unrecorded = lastfailed.record(result, checked)
+    if unrecorded:
+        print(f"warning: {unrecorded}", file=sys.stderr)
+    if failed:
+        result = lastfailed.only_failed(result, failed)
     if args.keywords:
         from pyengine.run.bulk import selected
 
         result = selected(result, args.keywords)
+    if args.reset:
+        return _reset(result, args)
     if args.junit_xml:
         try:
             write_junit_xml(result, args.junit_xml)
@@ -80,7 +101,42 @@ def cmd_check(args: argparse.Namespace) -> int:
         unchecked = f", {result.unchecked} answered without an expectation" if result.unchecked else ""
         print(_with_errors(f"{result.passed} passed, {result.failed} failed{unchecked} "
                            f"({len(result.scenarios)} scenario files)", result.errors))
+    if result.not_checked:
+        print(f"stopped at the first failing file (-x): {result.not_checked} files not checked")
+    if failed:
+        print(f"--last-failed: the {len(failed)} files that failed in the last check here")
     return result.exit_code
+
+
+def _reset(result: Any, args: argparse.Namespace) -> int:
+    """`check --reset`: each file's answers written as its expectations (pyengine.run.reset); exit 0 when every
+    file answered now holds, 1 when one could not be rewritten, the files' own code when one could not be read."""
+    from pyengine.run.bulk import STDIN, check_text
+    from pyengine.run.reset import reset_file
+
+    def holds(name: str) -> Any:
+        def check(text: str) -> bool:
+            again = check_text(text, name, args.readings, args.profile)
+            return isinstance(again, ScenarioResult) and all(q.passed and not q.unchecked for q in again.questions)
+        return check
+
+    _print_errors(result.errors)
+    changed, files, kept = 0, 0, []
+    for scenario in result.scenarios:
+        if scenario.file == STDIN:
+            kept.append(f"{STDIN}: standard input is not a file to rewrite")
+            continue
+        try:
+            count = reset_file(Path(scenario.file), scenario, holds(scenario.file))
+        except InputError as error:
+            kept.append(str(error))
+            continue
+        changed += count
+        files += bool(count)
+    for message in kept:
+        print(f"not reset: {message}", file=sys.stderr)
+    print(f"reset {changed} questions in {files} files ({len(result.scenarios)} scenario files answered)")
+    return max([1 if kept else 0, *(e.exit_code for e in result.errors)])
 
 
 def cmd_explain(args: argparse.Namespace) -> int:

@@ -160,13 +160,23 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         p.add_argument("--json", action="store_true", help="print the results as JSON")
 
     check = command("check", help="run scenario files and compare the answers with their expectations")
-    check.add_argument("paths", nargs="+", metavar="PATH", help="scenario files or folders of them")
+    check.add_argument("paths", nargs="+", metavar="PATH",
+                       help="scenario files or folders of them; - reads one scenario from standard input")
     check.add_argument("--jobs", type=jobs, default=processors, metavar="N",
                        help=f"check on N processes (default {processors}: the processors this command may use)")
     check.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     check.add_argument("-k", dest="keywords", action="append", metavar="WORDS",
                        help="only the files whose path, or the questions whose id, holds WORDS (ignoring case; "
                             "repeatable: any of them)")
+    check.add_argument("-x", "--exitfirst", action="store_true",
+                       help="check the files one at a time, in order, and stop after the first that fails")
+    check.add_argument("--lf", "--last-failed", dest="last_failed", action="store_true",
+                       help="check only the questions that failed (and the files that could not be answered) in the "
+                            "last check run in this folder (recorded in .pyengine_cache, or PYENGINE_CACHE_DIR); "
+                            "every file when none failed")
+    check.add_argument("--reset", action="store_true",
+                       help="write the answers as the expectations of the questions that fail or have none, in "
+                            "place (comments and layout kept; each file whole or not at all), like clerk test --reset")
     check.add_argument("--junit-xml", metavar="FILE", type=Path,
                        help="also write the result as JUnit XML, for CI (a test case per question)")
     readings_options(check)

@@ -65,7 +65,7 @@ class Card:
 
     def told_apart(self) -> str:
         """The card in words that tell it from a card of the same name: name, type and, where the data has it, the
-        pack (MarvelCDB's pack code; GEMP's set is in the collector's info)."""
+        pack its card pool names (else the collector's info, which holds the set)."""
         pack = self.extra.get("pack_code")
         where = f", pack {pack}" if pack else f", {self.collinfo}" if self.collinfo else ""
         return f"{self.full_name}, {self.type}{where}"

@@ -212,6 +212,8 @@ class CheckResult(Result):
     exit_code: int = 0
     # Questions answered that state no expectation: neither passed nor failed, counted apart.
     unchecked: int = 0
+    # Files left unchecked because the run stopped at its first failing file (`check -x`).
+    not_checked: int = 0
 
 
 @dataclass

@@ -10,7 +10,7 @@ import re
 import stat
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
+from typing import Any, BinaryIO, TypeVar
 
 import yaml
 
@@ -339,9 +339,15 @@ def read_input(path: Path, what: str = "file") -> str:
                          expected=f"a {what} saved on disk")
     try:
         with path.open("rb") as handle:
-            raw = handle.read(MAX_FILE_BYTES + 1)
+            return read_stream(handle, source, what)
     except OSError as exc:
         raise InputError(f"cannot read the {what}: {exc.strerror}", file=source) from None
+
+
+def read_stream(handle: BinaryIO, source: str, what: str = "file") -> str:
+    """The text of an open input (a file, or standard input as `check -` reads it): at most MAX_FILE_BYTES, read
+    no further than that, in UTF-8 (a byte-order mark is dropped)."""
+    raw = handle.read(MAX_FILE_BYTES + 1)
     if len(raw) > MAX_FILE_BYTES:
         raise InputError(f"the {what} is over the limit of {MAX_FILE_BYTES:,} bytes", file=source,
                          expected=f"a {what} of at most 2 MB")

@@ -53,6 +53,21 @@ def check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | 
         return file_errors(path, error)
 
 
+def check_text(text: str, name: str, readings: Choices | None, profile: str | None) -> ScenarioResult | FileErrors:
+    """Check one scenario given as text (`check -`, standard input), here in the command's process: its result, or
+    its errors, under `name`."""
+    from pyengine.core.scenario import scenario_from_data
+    from pyengine.core.yamlio import load_text
+
+    try:
+        data = load_text(text, name)
+        if data is None:
+            raise InputError("the scenario is empty", file=name, expected="a YAML mapping")
+        return answer(scenario_from_data(data, name), readings, profile)
+    except InputError as error:
+        return file_errors(name, error)
+
+
 def check_files(jobs: list[tuple[str, Choices | None, str | None]]) -> list[Any]:
     """Check scenario files in one batch (pyengine.core.batch; run in workers too)."""
     from pyengine.core.scenario import load_scenario
@@ -161,27 +176,55 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
 
 @checked
 def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
-          jobs: int = 1, progress: Progress | None = None, dask: str | None = None) -> CheckResult:
+          jobs: int = 1, progress: Progress | None = None, dask: str | None = None,
+          text: str | None = None, first_failure: bool = False, only: list[str] | None = None) -> CheckResult:
     """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Files are
     answered BATCH_FILES at a time (pyengine.core.batch), each batch a unit of bounded work (`limits.solve_seconds`,
     `limits.memory_mb`, in worker processes: `jobs` of them here, or on the Dask cluster at the address `dask`);
     a file that cannot be answered is reported with its errors (`errors`) and the others are still answered; the
-    exit code is the worst of every file's."""
+    exit code is the worst of every file's. `text` is one more scenario, as YAML text (standard input for `check -`),
+    answered in this process and reported as `<stdin>`. With `first_failure` (`check -x`) the files are answered
+    one at a time in order and the run stops after the first that fails or cannot be answered; `only` keeps the
+    files among these absolute paths (`check --last-failed`)."""
     from pyengine.core.scenario import named_paths, scenario_files
 
     validate_choices(readings, profile)
     vanished: list[str] = []
-    files = scenario_files(named_paths(paths), vanished)
-    if not files:
+    paths = list(paths)
+    files = scenario_files(named_paths(paths), vanished) if paths else []
+    if only is not None:
+        files = [f for f in files if str(f.resolve()) in set(only)]
+    if not files and text is None and only is None:
         raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
-    results = _bounded_files(check_file, check_files, [(str(f), readings, profile) for f in files], jobs,
-                             progress, dask)
+    jobs_of = [(str(f), readings, profile) for f in files]
+    if first_failure:
+        results = []
+        for number, job in enumerate(jobs_of, 1):
+            results += _bounded_files(check_file, check_files, [job], jobs, None, dask)
+            if progress:
+                progress(number, len(jobs_of))
+            if _failing(results[-1]):
+                break
+    else:
+        results = _bounded_files(check_file, check_files, jobs_of, jobs, progress, dask) if files else []
+    if text is not None and not (first_failure and results and _failing(results[-1])):
+        results.append(check_text(text, STDIN, readings, profile))
     answered = [r for r in results if isinstance(r, ScenarioResult)]
     errors = [*(r for r in results if isinstance(r, FileErrors)), *map(_vanished, vanished)]
-    return _summed(answered, errors)
+    left = len(jobs_of) + (text is not None) - len(results)
+    return replace(summed(answered, errors), not_checked=left)
 
 
-def _summed(answered: list[ScenarioResult], errors: list[FileErrors]) -> CheckResult:
+def _failing(result: ScenarioResult | FileErrors) -> bool:
+    """Whether a file's result stops `check -x`: a question that failed, or the file not answered."""
+    return isinstance(result, FileErrors) or any(not q.passed for q in result.questions)
+
+
+# What a scenario read from standard input is called in messages and results.
+STDIN = "<stdin>"
+
+
+def summed(answered: list[ScenarioResult], errors: list[FileErrors]) -> CheckResult:
     """A check's result over the scenarios answered and the files not answered: its counts and exit code."""
     questions = [q for r in answered for q in r.questions]
     checked = [q for q in questions if not q.unchecked]
@@ -207,7 +250,7 @@ def selected(result: CheckResult, keywords: list[str]) -> CheckResult:
     if not kept and not result.errors:
         raise InputError(f"{' or '.join(map(repr, keywords))} selects no scenario file and no question", field="-k",
                          expected="words of a file's path or of a question's id")
-    return _summed(kept, result.errors)
+    return replace(summed(kept, result.errors), not_checked=result.not_checked)
 
 
 def _vanished(folder: str) -> FileErrors:

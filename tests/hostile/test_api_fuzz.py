@@ -97,7 +97,7 @@ def _valid(tmp: Path) -> dict[str, tuple[Callable[..., Any], dict[str, Any]]]:
         "rules": (api.rules, {"game": "lotr"}),
         "card": (api.card, {"game": "lotr", "reference": "Sting", "catalog": "builtin"}),
         "check": (api.check, {"paths": [STING], "readings": None, "profile": None, "jobs": 1, "progress": None,
-                              "dask": None}),
+                              "dask": None, "text": None, "first_failure": False, "only": None}),
         "check_decks": (api.check_decks, {"paths": [DECK], "game": "lotr", "catalog": None, "readings": None,
                                           "profile": None, "jobs": 1, "progress": None, "dask": None}),
         "census": (api.census, {"game": "lotr", "catalog": None, "compare": None, "out": None, "max_cards": 3,
