@@ -67,7 +67,7 @@ def cmd_check(args: argparse.Namespace) -> int:
     only = sorted(failed) if failed else None
     with progress("checking", "files") as shown:
         result = _api().check(paths, args.readings, args.profile, args.jobs, shown, args.dask, text,
-                              args.exitfirst, only)
+                              args.exitfirst, only, args.catalog)
     checked = {str(Path(s.file).resolve()) for s in result.scenarios} | {str(Path(e.file).resolve())
                                                                         for e in result.errors}
     unrecorded = lastfailed.record(result, checked)
@@ -116,7 +116,7 @@ def _reset(result: Any, args: argparse.Namespace) -> int:
 
     def holds(name: str) -> Any:
         def check(text: str) -> bool:
-            again = check_text(text, name, args.readings, args.profile)
+            again = check_text(text, name, args.readings, args.profile, args.catalog)
             return isinstance(again, ScenarioResult) and all(q.passed and not q.unchecked for q in again.questions)
         return check
 

@@ -168,6 +168,8 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     check.add_argument("-k", dest="keywords", action="append", metavar="WORDS",
                        help="only the files whose path, or the questions whose id, holds WORDS (ignoring case; "
                             "repeatable: any of them)")
+    check.add_argument("--catalog", help="the catalog of the scenarios that name none: an imported one (pyengine "
+                                         "import) for the files of its game; a file's own catalog: wins")
     check.add_argument("-x", "--exitfirst", action="store_true",
                        help="check the files one at a time, in order, and stop after the first that fails")
     check.add_argument("--lf", "--last-failed", dest="last_failed", action="store_true",

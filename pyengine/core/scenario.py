@@ -106,9 +106,23 @@ def _play_sets(q: Fields) -> dict[str, list[str]] | None:
     return {key: [str(item) for item, *_ in expect.items(key)] for key in ("legal", "illegal") if expect.has(key)}
 
 
-def load_scenario(path: Path) -> Scenario:
-    """Read and validate one scenario file; every problem is an InputError with its line."""
-    return build_from_file(path, lambda data: scenario_from_data(data, str(path), path.stem, checked=True))
+def load_scenario(path: Path, catalog: str | None = None) -> Scenario:
+    """Read and validate one scenario file; every problem is an InputError with its line. `catalog` (`check
+    --catalog`) is the catalog of a file of that catalog's game that names none."""
+    return build_from_file(path, lambda data: scenario_from_data(with_catalog(data, catalog), str(path), path.stem,
+                                                                 checked=True))
+
+
+def with_catalog(data: Any, catalog: str | None) -> Any:
+    """A scenario's data with `catalog` as its catalog where it names none and is of the game that catalog's cards
+    belong to (an imported source's; the built-in catalog is every game's default already)."""
+    if catalog in (None, "builtin") or not isinstance(data, dict) or "catalog" in data:
+        return data
+    from pyengine.core import store
+
+    if store.sources().get(str(catalog)) == data.get("game"):
+        data["catalog"] = catalog
+    return data
 
 
 def scenario_from_data(data: Any, file: str, default_title: str = "scenario",

@@ -42,37 +42,39 @@ def file_errors(file: str, error: InputError) -> FileErrors:
                                               for e in error.all()])
 
 
-def check_file(job: tuple[str, Choices | None, str | None]) -> ScenarioResult | FileErrors:
-    """Check one scenario file (it must ask questions): its result, or its errors (run in workers too)."""
+def check_file(job: tuple[str, str | None, Choices | None, str | None]) -> ScenarioResult | FileErrors:
+    """Check one scenario file (it must ask questions; job = (path, default catalog, readings, profile)): its
+    result, or its errors (run in workers too)."""
     from pyengine.core.scenario import load_scenario
 
-    path, readings, profile = job
+    path, catalog, readings, profile = job
     try:
-        return answer(load_scenario(Path(path)), readings, profile)
+        return answer(load_scenario(Path(path), catalog), readings, profile)
     except InputError as error:
         return file_errors(path, error)
 
 
-def check_text(text: str, name: str, readings: Choices | None, profile: str | None) -> ScenarioResult | FileErrors:
+def check_text(text: str, name: str, readings: Choices | None, profile: str | None,
+               catalog: str | None = None) -> ScenarioResult | FileErrors:
     """Check one scenario given as text (`check -`, standard input), here in the command's process: its result, or
     its errors, under `name`."""
-    from pyengine.core.scenario import scenario_from_data
+    from pyengine.core.scenario import scenario_from_data, with_catalog
     from pyengine.core.yamlio import load_text
 
     try:
         data = load_text(text, name)
         if data is None:
             raise InputError("the scenario is empty", file=name, expected="a YAML mapping")
-        return answer(scenario_from_data(data, name), readings, profile)
+        return answer(scenario_from_data(with_catalog(data, catalog), name), readings, profile)
     except InputError as error:
         return file_errors(name, error)
 
 
-def check_files(jobs: list[tuple[str, Choices | None, str | None]]) -> list[Any]:
+def check_files(jobs: list[tuple[str, str | None, Choices | None, str | None]]) -> list[Any]:
     """Check scenario files in one batch (pyengine.core.batch; run in workers too)."""
     from pyengine.core.scenario import load_scenario
 
-    return _answer_batch(jobs, lambda job: load_scenario(Path(job[0])), scenario_result)
+    return _answer_batch(jobs, lambda job: load_scenario(Path(job[0]), job[1]), scenario_result)
 
 
 def _answer_batch(jobs: list[tuple[Any, ...]], load: Callable[[tuple[Any, ...]], Scenario],
@@ -177,7 +179,8 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
 @checked
 def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, profile: str | None = None,
           jobs: int = 1, progress: Progress | None = None, dask: str | None = None,
-          text: str | None = None, first_failure: bool = False, only: list[str] | None = None) -> CheckResult:
+          text: str | None = None, first_failure: bool = False, only: list[str] | None = None,
+          catalog: str | None = None) -> CheckResult:
     """Run scenario files (folders searched for *.yaml, *.yml) and count the expectations that hold. Files are
     answered BATCH_FILES at a time (pyengine.core.batch), each batch a unit of bounded work (`limits.solve_seconds`,
     `limits.memory_mb`, in worker processes: `jobs` of them here, or on the Dask cluster at the address `dask`);
@@ -185,10 +188,13 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     exit code is the worst of every file's. `text` is one more scenario, as YAML text (standard input for `check -`),
     answered in this process and reported as `<stdin>`. With `first_failure` (`check -x`) the files are answered
     one at a time in order and the run stops after the first that fails or cannot be answered; `only` keeps the
-    files among these absolute paths (`check --last-failed`)."""
+    files among these absolute paths (`check --last-failed`). `catalog` is the catalog of the files of its game
+    that name none (`check --catalog`)."""
+    from pyengine.core.decks import check_deck_options
     from pyengine.core.scenario import named_paths, scenario_files
 
     validate_choices(readings, profile)
+    check_deck_options(None, catalog)
     vanished: list[str] = []
     paths = list(paths)
     files = scenario_files(named_paths(paths), vanished) if paths else []
@@ -196,7 +202,7 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
         files = [f for f in files if str(f.resolve()) in set(only)]
     if not files and text is None and only is None:
         raise InputError("no scenario files found", field="PATH", expected="YAML files or folders holding them")
-    jobs_of = [(str(f), readings, profile) for f in files]
+    jobs_of = [(str(f), catalog, readings, profile) for f in files]
     if first_failure:
         results = []
         for number, job in enumerate(jobs_of, 1):
@@ -208,7 +214,7 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     else:
         results = _bounded_files(check_file, check_files, jobs_of, jobs, progress, dask) if files else []
     if text is not None and not (first_failure and results and _failing(results[-1])):
-        results.append(check_text(text, STDIN, readings, profile))
+        results.append(check_text(text, STDIN, readings, profile, catalog))
     answered = [r for r in results if isinstance(r, ScenarioResult)]
     errors = [*(r for r in results if isinstance(r, FileErrors)), *map(_vanished, vanished)]
     left = len(jobs_of) + (text is not None) - len(results)

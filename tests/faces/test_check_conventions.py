@@ -9,7 +9,9 @@ import subprocess
 import sys
 from pathlib import Path
 
-from conftest import ROOT
+import pytest
+
+from conftest import GEMP_CARDS, ROOT
 
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 
@@ -115,3 +117,22 @@ def test_reset_leaves_a_file_it_cannot_read_as_it_was(cli, tmp_path: Path) -> No
     table.write_text(text, encoding="utf-8")
     code, _, err = cli("check", "--reset", str(table))
     assert code == 2 and "unknown card 'Stingg'" in err and table.read_text(encoding="utf-8") == text
+
+
+@pytest.mark.skipif(not GEMP_CARDS.is_dir(), reason=f"GEMP card data not found at {GEMP_CARDS}")
+def test_catalog_is_the_catalog_of_the_files_that_name_none(cli, tmp_path: Path) -> None:
+    """`check --catalog gemp`: a LOTR table naming no catalog finds a card outside the built-in one; a Marvel table
+    is left on its own game's catalog; a file's own `catalog:` wins; an unknown catalog is an input error."""
+    table = tmp_path / "gandalf.yaml"
+    table.write_text("game: lotr\nplayers:\n  alice:\n    hand:\n      - {id: g, card: 'Gandalf, The White Wizard'}\n"
+                     "questions:\n  - {ask: play, instance: g, expect: legal}\n", encoding="utf-8")
+    code, _, err = cli("check", str(table))
+    assert code == 2 and "unknown card 'Gandalf, The White Wizard'" in err
+    code, out, _ = cli("check", "--catalog", "gemp", str(table), str(ROOT / "examples" / "marvel_reading_faces.yaml"))
+    assert code == 0 and "(2 scenario files)" in out
+    own = tmp_path / "own.yaml"
+    own.write_text("catalog: builtin\n" + table.read_text(encoding="utf-8"), encoding="utf-8")
+    code, _, err = cli("check", "--catalog", "gemp", str(own))
+    assert code == 2 and "unknown card 'Gandalf, The White Wizard'" in err
+    code, _, err = cli("check", "--catalog", "gmep", str(table))
+    assert code == 2 and "did you mean 'gemp'" in err

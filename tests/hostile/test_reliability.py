@@ -55,7 +55,7 @@ def test_a_file_checked_after_another_gets_its_own_answers() -> None:
     the files that define hypothetical cards, in one batch in either order. Files with no card id in common
     share no cached card, so the pairs that can talk to each other are exactly these."""
     cards = _hypothetical_cards()
-    alone = {path: _answers(check_files([(str(path), None, None)])[0]) for path in cards}
+    alone = {path: _answers(check_files([(str(path), None, None, None)])[0]) for path in cards}
     by_card: dict[tuple[str, str], list[Path]] = defaultdict(list)
     for path, ids in cards.items():
         for card in ids:
@@ -63,10 +63,10 @@ def test_a_file_checked_after_another_gets_its_own_answers() -> None:
     pairs = {(a, b) for paths in by_card.values() for a, b in itertools.permutations(paths, 2)}
     assert {p for pair in SAME_ID for p in itertools.permutations(pair)} <= pairs
     for first, second in sorted(pairs):
-        results = check_files([(str(first), None, None), (str(second), None, None)])
+        results = check_files([(str(first), None, None, None), (str(second), None, None, None)])
         assert [_answers(r) for r in results] == [alone[first], alone[second]], (first, second)
     for order in (sorted(cards), sorted(cards, reverse=True)):
-        results = check_files([(str(p), None, None) for p in order])
+        results = check_files([(str(p), None, None, None) for p in order])
         assert [_answers(r) for r in results] == [alone[p] for p in order]
 
 

@@ -26,7 +26,7 @@ def test_a_memory_bound_reached_in_a_batch_names_its_file(monkeypatch: pytest.Mo
     from pyengine.run import bulk
 
     monkeypatch.setattr(batch, "answer_many", lambda items: [MemoryError() for _ in items])
-    [result] = bulk.check_files([(str(STING), None, None)])
+    [result] = bulk.check_files([(str(STING), None, None, None)])
     [error] = result.errors
     assert error.file == str(STING) and error.text.startswith(f"{STING}: stopped: over the memory ceiling")
 
