@@ -75,6 +75,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"warning: {unrecorded}", file=sys.stderr)
     if failed:
         result = lastfailed.only_failed(result, failed)
+    if args.stats:
+        from pyengine.run.bulk import with_statistics
+
+        result = with_statistics(result, args.readings, args.profile, args.catalog)
     if args.keywords:
         from pyengine.run.bulk import selected
 
@@ -97,6 +101,11 @@ def cmd_check(args: argparse.Namespace) -> int:
             if not entry.passed:
                 reasons = ", ".join(entry.rules) or "none"
                 print(f"FAIL {scenario.file} [{entry.question}]: {'; '.join(entry.failures)} (reasons: {reasons})")
+            if entry.stats:
+                s = entry.stats
+                print(f"  stats {scenario.file} [{entry.question}]: {s['ground_atoms']:,.0f} ground atoms, "
+                      f"{s['rules']:,.0f} rules, {s['choices']:,.0f} choices, {s['conflicts']:,.0f} conflicts, "
+                      f"{s['seconds'] * 1000:.1f} ms (its unit of {s['questions']:.0f} questions, solved alone)")
     if result.scenarios:
         unchecked = f", {result.unchecked} answered without an expectation" if result.unchecked else ""
         print(_with_errors(f"{result.passed} passed, {result.failed} failed{unchecked} "

@@ -176,6 +176,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                        help="check only the questions that failed (and the files that could not be answered) in the "
                             "last check run in this folder (recorded in .pyengine_cache, or PYENGINE_CACHE_DIR); "
                             "every file when none failed")
+    check.add_argument("--stats", action="store_true",
+                       help="print clingo's statistics per question (ground atoms, rules, choices, conflicts, time), "
+                            "each question's unit ground and solved again alone")
     check.add_argument("--reset", action="store_true",
                        help="write the answers as the expectations of the questions that fail or have none, in "
                             "place (comments and layout kept; each file whole or not at all), like clerk test --reset")

@@ -5,6 +5,7 @@ are the reading choices its reasons' rules are declared to depend on."""
 
 from __future__ import annotations
 
+import time
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
@@ -233,9 +234,12 @@ def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], f
     stepwise.ground(control, lambda names: add_statements(control, (s for n in names for s in by_part.get(n, []))))
 
 
-def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path, ...] = ()) -> list[clingo.Symbol]:
+def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path, ...] = (),
+          statistics: dict[str, float] | None = None) -> list[clingo.Symbol]:
     """Ground and solve the encodings these question kinds need, with these facts (of a card game: only the rules
-    they can apply); the stable model's shown atoms (and those the #show statements of `views` show)."""
+    they can apply); the stable model's shown atoms (and those the #show statements of `views` show). A
+    `statistics` dict is filled with clingo's figures of this solve (SOLVE_STATISTICS) and the seconds taken."""
+    started = time.perf_counter()
     control = clingo.Control(["--warn=none"])
     if one_game(game).timeline:
         ground_timeline(control, game, kinds, facts, views)
@@ -249,7 +253,28 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+    if statistics is not None:
+        found = control.statistics
+        statistics.update({name: int(found[part][group][key]) for name, (part, group, key) in SOLVE_STATISTICS.items()})
+        statistics["seconds"] = round(time.perf_counter() - started, 4)
     return shown
+
+
+# clingo's figures of a solve that `check --stats` shows, by name: where each sits in Control.statistics.
+SOLVE_STATISTICS = {"ground_atoms": ("problem", "lp", "atoms"), "rules": ("problem", "lp", "rules"),
+                    "choices": ("solving", "solvers", "choices"), "conflicts": ("solving", "solvers", "conflicts")}
+
+
+def unit_statistics(scenario: Scenario, overrides: dict[str, str]) -> dict[str, dict[str, float]]:
+    """Each question's figures: its unit (the questions one Control answers) ground and solved alone, with
+    clingo's statistics, the seconds taken and how many questions the unit holds."""
+    found: dict[str, dict[str, float]] = {}
+    for unit in units(scenario, overrides):
+        figures: dict[str, float] = {}
+        solve(scenario.game.name, unit.facts, unit.kinds, statistics=figures)
+        figures["questions"] = len(unit.questions)
+        found.update({q.id: figures for q in unit.questions})
+    return found
 
 
 @dataclass

@@ -141,6 +141,9 @@ class QuestionResult(Result):
     rested_on_before: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
     # True for a question that states no expectation (no expect:, no rules:): answered, nothing checked.
     unchecked: bool | None = field(default=None, metadata=OMIT_NONE)
+    # `check --stats`: clingo's figures of the question's unit ground and solved alone (ground_atoms, rules,
+    # choices, conflicts), its seconds and how many questions the unit holds.
+    stats: dict[str, float] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass

@@ -221,6 +221,26 @@ def check(paths: Iterable[str | Path], readings: dict[str, str] | None = None, p
     return replace(summed(answered, errors), not_checked=left)
 
 
+def with_statistics(result: CheckResult, readings: Choices | None, profile: str | None,
+                    catalog: str | None = None) -> CheckResult:
+    """`check --stats`: each answered file's questions with clingo's figures of their units, each unit ground and
+    solved again alone in this process (a batch grounds many files in one Control, so its figures belong to no
+    question). A scenario read from standard input has none."""
+    from pyengine.core.engine import unit_statistics
+    from pyengine.core.scenario import load_scenario
+
+    scenarios = []
+    for scenario in result.scenarios:
+        if scenario.file == STDIN:
+            scenarios.append(scenario)
+            continue
+        loaded = load_scenario(Path(scenario.file), catalog)
+        figures = unit_statistics(loaded, overrides(loaded.game.name, readings, profile, loaded.path))
+        scenarios.append(replace(scenario, questions=[replace(q, stats=figures.get(q.question))
+                                                      for q in scenario.questions]))
+    return replace(result, scenarios=scenarios)
+
+
 def _failing(result: ScenarioResult | FileErrors) -> bool:
     """Whether a file's result stops `check -x`: a question that failed, or the file not answered."""
     return isinstance(result, FileErrors) or any(not q.passed for q in result.questions)

@@ -5,6 +5,7 @@ failures again (`--last-failed`), and the answers written back as expectations (
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -136,3 +137,18 @@ def test_catalog_is_the_catalog_of_the_files_that_name_none(cli, tmp_path: Path)
     assert code == 2 and "unknown card 'Gandalf, The White Wizard'" in err
     code, _, err = cli("check", "--catalog", "gmep", str(table))
     assert code == 2 and "did you mean 'gemp'" in err
+
+
+def test_stats_gives_clingos_figures_per_question(cli) -> None:
+    """`check --stats`: each question with its unit's ground atoms, rules, choices and time; a deterministic
+    question makes no solver choices (the second-Sting table's three questions share one unit)."""
+    code, out, _ = cli("check", "--stats", "--json", str(STING))
+    questions = json.loads(out)["scenarios"][0]["questions"]
+    assert code == 0 and len(questions) == 3
+    for question in questions:
+        stats = question["stats"]
+        assert stats["ground_atoms"] > 0 and stats["rules"] > 0 and stats["seconds"] > 0
+        assert stats["choices"] == 0 and stats["questions"] == 3
+    code, out, _ = cli("check", "--stats", str(STING))
+    assert code == 0 and f"stats {STING} [bob-sting]: " in out and " ground atoms, " in out
+    assert "0 choices" in out

@@ -317,12 +317,12 @@ def test_a_dead_worker_is_an_error_for_its_file_and_the_run_goes_on(cli, monkeyp
 
     real = scenario.load_scenario
 
-    def dying(path: Path) -> scenario.Scenario:
+    def dying(path: Path, catalog: str | None = None) -> scenario.Scenario:
         if path.name == "die.yaml":
             os._exit(9)
         if path.name == "crash.yaml":
             raise RuntimeError("boom")
-        return real(path)
+        return real(path, catalog)
 
     # The files are answered in one batch first; the batch fails, and each file is answered again alone: the two
     # good files are answered, the three others reported, and the worst of them (a defect, 4) is the exit code.
