@@ -93,7 +93,9 @@ SPECS = {spec.name: spec for spec in (
     GameSpec("lotr", "lotr_unique", "lotr-tcg-unique.txt", sources=(("gemp", "GEMP's LOTR TCG card files (HJSON)"),)),
     GameSpec("marvel", "marvel_unique", "marvel-champions-einzigartig.de.txt",
              sources=(("marvelsdb", "MarvelCDB's JSON data"),)),
-    GameSpec("dfm", "dfm_allies", "duel-for-middle-earth-allies.txt", lint=True, board=True),
+    GameSpec("dfm", "dfm_allies", "duel-for-middle-earth-allies.txt", lint=True, board=True,
+             sources=(("vermihunter", "the base game as Vermihunter/lotr-duel-for-middle-earth transcribes it "
+                                      "(DefaultConfig.json)"),)),
 )}
 # The games by name, in order (the explorer opens on the first game of SPECS).
 GAME_NAMES = tuple(sorted(SPECS))

@@ -1,0 +1,107 @@
+"""The Duel's real base-game data imported (issue 46, item 1): `pyengine import vermihunter` reads one open-source
+implementation's DefaultConfig.json (../shared/data/dfm-vermihunter, read by path, skipped where absent) into the
+card store: every chapter card, Landmark tile and Alliance token with a stable id, the setup record, and a report in
+which every effect type and field not read is named with its place. A value of the wrong kind is a located error."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from conftest import ROOT
+from pyengine.core.errors import InputError
+from pyengine.games.dfm import importer
+
+DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
+pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")
+
+
+def _data() -> dict[str, Any]:
+    return json.loads((DATA / importer.FILE).read_text(encoding="utf-8"))  # type: ignore[no-any-return]
+
+
+def test_every_record_is_read_with_a_stable_id() -> None:
+    cards, report = importer.read(DATA)
+    by_id = {c.id: c for c in cards}
+    assert report["records"] == {"alliance_token": 18, "chapter_card": 69, "landmark_tile": 7, "setup": 1}
+    assert report["chapter_cards"] == {"1": 23, "2": 23, "3": 23} and report["unread"] == []
+    # Ids: chapter and place in the file; a tile by its Fortress; a token by race and place.
+    first = by_id["1.1"].extra
+    assert first["colour"] == "green" and first["chain"] == "harp" and first["skills"]["knowledge"] == 1
+    assert first["effects"] == [{"type": "add_support_of_a_race", "race_to_support": "elves"}]
+    assert sorted(c.id for c in cards if c.type == "landmark_tile") == [
+        "barad_dur", "bree", "erebor", "grey_havens", "helms_deep", "isengard", "minas_tirith"]
+    assert by_id["barad_dur"].extra["region"] == "mordor"
+    assert by_id["elves.1"].extra["trigger"] == "chapter_card_yellow_used"
+    # Effects within effects (the Ents' third token: three choices of one of three) are read too.
+    assert [a["type"] for a in by_id["ents.3"].extra["effect"]["actions"][0]["actions"]] == [
+        "take_enemy_unit_from_central_board", "take_enemy_coins", "move_units_on_central_board"]
+    setup = by_id["setup"].extra
+    assert setup["total_coins"] == 30 and setup["players"]["fellowship"]["coins"] == 3
+    assert {r["name"] for r in setup["regions"]} == {"mordor", "rohan", "gondor", "enedwaith", "rhovanion", "arnor",
+                                                     "lindon"}
+    assert [len(layout["places"]) for layout in setup["layouts"]] == [20, 20, 20]
+    assert setup["ring_track"]["width"] == 29
+    assert [b["position"] for b in setup["ring_track"]["bonuses"]] == [3, 6, 9, 12]
+
+
+def test_every_chapter_card_has_each_part_the_rules_will_need() -> None:
+    """Colour, chapter, skill and coin cost, chaining, and at least one effect of a known type, for all 69."""
+    cards, _ = importer.read(DATA)
+    chapter = [c for c in cards if c.type == "chapter_card"]
+    known = {importer.snake(k) for k in importer.EFFECT_FIELDS}
+    for card in chapter:
+        assert card.extra["colour"] in {"blue", "green", "grey", "purple", "red", "yellow"}, card.id
+        assert set(card.extra["skills"]) == {"ruse", "strength", "courage", "knowledge", "leadership"}, card.id
+        assert card.extra["effects"] and all(e["type"] in known for e in card.extra["effects"]), card.id
+
+
+def test_an_unknown_effect_type_or_field_is_named_with_its_place(tmp_path: Path) -> None:
+    data = _data()
+    data["ChapterCardsToUse"][4]["Effects"].append({"Type": "SummonBalrog", "Count": 1})
+    data["ChapterCardsToUse"][5]["Effects"][0]["Flavour"] = "extra"
+    data["Races"][0]["AllianceTokens"][1]["Type"] = "FutureRaceEffect"
+    data["NewSection"] = {}
+    (tmp_path / importer.FILE).write_text(json.dumps(data), encoding="utf-8")
+    cards, report = importer.read(tmp_path)
+    assert report["unread"] == ["(the file).NewSection", "ChapterCardsToUse[4].Effects[1]: effect type SummonBalrog",
+                                "ChapterCardsToUse[5].Effects[0].Flavour",
+                                "Races[0].AllianceTokens[1]: token type FutureRaceEffect"]
+    by_id = {c.id: c for c in cards}
+    assert by_id["1.5"].extra["unread"] == ["ChapterCardsToUse[4].Effects[1]: effect type SummonBalrog"]
+    assert {"type": "summon_balrog", "unread": True} in by_id["1.5"].extra["effects"]
+    assert "not read: (the file).NewSection; ChapterCardsToUse[4]" in importer.report_lines(report)[-1]
+
+
+@pytest.mark.parametrize(("change", "field", "expected"), [
+    (lambda d: d["ChapterCardsToUse"][2].update(CoinsToPlay="two"), "ChapterCardsToUse[2].CoinsToPlay",
+     "a whole number"),
+    (lambda d: d["ChapterCardsToUse"][2].update(Round=4), "ChapterCardsToUse[2].Round", "chapter 1, 2 or 3"),
+    (lambda d: d["Rounds"][0]["ChapterCardConfig"][3].update(IsFaceUp="yes"), "Rounds[0].ChapterCardConfig[3].IsFaceUp",
+     "true or false"),
+    (lambda d: d["LandmarkTilesToUse"][1].update(FortressToPlaceTo="Moria"), "LandmarkTilesToUse[1].FortressToPlaceTo",
+     "a region of `Regions`"),
+])
+def test_a_value_of_the_wrong_kind_is_a_located_error(tmp_path: Path, change: Any, field: str, expected: str) -> None:
+    data = _data()
+    change(data)
+    (tmp_path / importer.FILE).write_text(json.dumps(data), encoding="utf-8")
+    with pytest.raises(InputError) as raised:
+        importer.read(tmp_path)
+    assert raised.value.field == field and expected in (raised.value.expected or "")
+
+
+def test_the_import_command_fills_the_store_and_prints_the_report(cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
+    code, out, _ = cli("import", "vermihunter", str(DATA))
+    assert code == 0 and "records: 18 alliance_token, 69 chapter_card, 7 landmark_tile, 1 setup" in out
+    assert "not read: nothing" in out
+    from pyengine.core.store import open_source, sources
+
+    assert sources()["vermihunter"] == "dfm"
+    assert open_source("vermihunter").get("2.7").extra["chapter"] == 2
+    code, _, err = cli("import", "vermihunter", str(tmp_path / "nowhere"))
+    assert code == 2 and "no DefaultConfig.json found" in err
