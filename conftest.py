@@ -18,6 +18,7 @@ SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
 DATA = ROOT.parent / "shared" / "data"
 GEMP_CARDS = DATA / "gemp-lotr" / "cards"
 MARVELSDB = DATA / "marvelsdb"
+DFM_DATA = DATA / "dfm-vermihunter"
 # The folder of the test session's catalog store, kept by the process that made it.
 _STORE_FOLDER = pytest.StashKey[Path]()
 
@@ -29,6 +30,7 @@ def pytest_configure(config: pytest.Config) -> None:
     import tempfile
 
     from pyengine.core import store
+    from pyengine.games.dfm import importer as vermihunter
     from pyengine.games.lotr import importer as gemp
     from pyengine.games.marvel import importer as marvelsdb
 
@@ -45,6 +47,9 @@ def pytest_configure(config: pytest.Config) -> None:
     if (MARVELSDB / "pack").is_dir():
         cards, report = marvelsdb.read(MARVELSDB)
         store.write_source("marvelsdb", "marvel", str(MARVELSDB), cards, report)
+    if (DFM_DATA / vermihunter.FILE).is_file():
+        cards, report = vermihunter.read(DFM_DATA)
+        store.write_source("vermihunter", "dfm", str(DFM_DATA), cards, report)
 
 
 def pytest_unconfigure(config: pytest.Config) -> None:

@@ -598,7 +598,7 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
     from pyengine.tools.edge_cases import census_search, parse_side, scenario_of
 
     game = games_named(game)[0]
-    # A game whose edge-case search draws no cards (the Duel, whose real cards are its base game's) has no census.
+    # A game whose edge-case search draws no cards of a pool (no census spec) has no census, whatever it imports.
     counted = [g for g, spec in SPECS.items() if spec.sources and hasattr(registry()[g], "census")]
     if game not in counted:
         raise InputError(f"game {game} has no card database to count", field="--game", expected=", ".join(counted))

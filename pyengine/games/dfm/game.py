@@ -106,7 +106,11 @@ ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once).
 STATE_PARTS = {"colours": {"colours", "cards"}, "cards": {"colours", "cards"}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
-CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with"}
+CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card"}
+# The catalogs of real base-game cards a Duel scenario may name (`catalog:`), each a source of the card store.
+REAL_CARD_SOURCES = ("vermihunter",)
+# A race as the real cards' data names it, where the Duel's words differ (the data's Humans are the Men).
+DATA_RACES = {"humans": "men"}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -177,6 +181,8 @@ class State:
     # The steps (1, 2, ...) whose action was not read for an error of its own: a question about one is not
     # checked again (errors.Unread).
     unread: set[int] = field(default_factory=set)
+    # The base game's real cards (`catalog: vermihunter`, imported into the store), which `cards:` entries may name.
+    real_cards: Any = None
 
 
 @lru_cache(maxsize=1)
@@ -225,7 +231,7 @@ def _value_words(value: clingo.Symbol) -> str:
 class Dfm:
     name = "dfm"
     document = DOCUMENTS["dfm"]
-    state_fields: ClassVar[set[str]] = {"chapter", "turn", "state", "actions"}
+    state_fields: ClassVar[set[str]] = {"chapter", "turn", "state", "actions", "catalog"}
     deck_fields: ClassVar[set[str]] = set()
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
     input_predicates: ClassVar[set[str]] = {
@@ -235,7 +241,7 @@ class Dfm:
         "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
-        "card_cost", "card_chain", "card_free_with"}
+        "card_cost", "card_chain", "card_free_with", "card_skill_cost"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -273,7 +279,8 @@ class Dfm:
         chapter = fields.whole("chapter", 1, minimum=0)
         if chapter > 3:
             raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3, or 0 for the setup before chapter 1")
-        state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship")
+        state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship",
+                      real_cards=self._real_cards(fields))
         state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
         given = fields.sub("state", STATE_FIELDS)
         done: set[str] = set()
@@ -385,9 +392,47 @@ class Dfm:
             tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
             facts.append(fact("init", term("open_tile", tile)))
 
+    @staticmethod
+    def _real_cards(fields: Fields) -> Any:
+        """The store's real base-game cards the scenario names with `catalog:`, or None."""
+        if not fields.has("catalog"):
+            return None
+        from pyengine.core.store import open_source, sources
+
+        name = fields.choice("catalog", REAL_CARD_SOURCES) or ""
+        if sources().get(name) != "dfm":
+            raise fields.error("catalog", f"no imported catalog {name!r} in the card store",
+                               expected=f"`pyengine import {name} PATH` first (see docs/card-pools.md)")
+        return open_source(name)
+
+    def _real_card(self, state: State, card: Fields) -> dict[str, Any]:
+        """A `cards:` entry's `card:` (`C.N`, a chapter card of `catalog:`) as the entry's description: its colour,
+        race symbols (its Support of the Races effects), coin cost and chaining symbols."""
+        reference = card.text("card", required=True) or ""
+        if state.real_cards is None:
+            raise card.error("card", f"card {reference!r} names a real card, but the scenario names no catalog",
+                             expected="`catalog: vermihunter` beside `game: dfm`")
+        if set(card.data) - {"at", "card"}:
+            raise card.error("card", "a real card is described by its data",
+                             expected="`at:` and `card:` only (or a description without `card:`)")
+        found = state.real_cards.lookup_id(reference)
+        if found is None or found.type != "chapter_card":
+            raise card.error("card", f"no chapter card {reference!r}", expected="C.N: the N-th card of chapter C "
+                             "(1.1 to 3.23, docs/card-pools.md)")
+        if found.extra["chapter"] != state.chapter:
+            raise card.error("card", f"card {reference} is a card of chapter {found.extra['chapter']}",
+                             expected=f"a card of chapter {state.chapter}, the layout in play")
+        races = [DATA_RACES.get(e["race_to_support"], e["race_to_support"]) for e in found.extra["effects"]
+                 if e["type"] == "add_support_of_a_race"]
+        return {"colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
+                "chain": found.extra["chain"], "free_with": found.extra["free_with"],
+                "skills": {s: n for s, n in found.extra["skills"].items()
+                           if s != "optional" and isinstance(n, int) and n}}
+
     def _cards(self, state: State, fields: Fields) -> None:
         """The `cards:` entries: what a card of the layout in play is (colour, race symbols, coin cost, the chaining
-        symbol it gives and the one that makes it free), each card once, a `colours:` entry included."""
+        symbol it gives and the one that makes it free), each card once, a `colours:` entry included; or the real
+        card it is (`card:`), described by its data."""
         seen = {(item[0], item[1]) for item, *_ in fields.items("colours")}  # checked by the colours: reader
         for item, line, column, path in fields.items("cards"):
             card = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
@@ -398,6 +443,11 @@ class Dfm:
                 raise card.error("at", f"card {row}.{col} is described twice", expected="one entry per card")
             seen.add((row, col))
             where = (state.chapter, row, col)
+            if card.has("card"):
+                real = self._real_card(state, card)
+                state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
+                card = Fields({k: v for k, v in real.items() if v is not None}, fields.file, f"{path}.card",
+                              CARD_FIELDS, line or 0, column or 0)
             if card.has("colour"):
                 state.facts.append(fact("card_colour", *where, Const(card.choice("colour", COLOURS) or "")))
             symbols: dict[str, int] = {}

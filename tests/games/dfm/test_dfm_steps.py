@@ -21,6 +21,8 @@ from pyengine.core import kb, stepwise
 from pyengine.core.answering import plays_table
 from pyengine.core.engine import answer as engine_answer
 from pyengine.core.engine import answer_sides, ground_timeline, program, units
+from pyengine.core.errors import InputError
+from pyengine.pytest_plugin import missing_catalog_reason
 
 GOLDEN = ROOT / "tests" / "golden" / "dfm_answers.json"
 RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))
@@ -55,7 +57,14 @@ def compact(result: dict[str, Any]) -> list[dict[str, Any]]:
 @pytest.mark.parametrize("path", sorted(RECORDED))
 def test_every_duel_file_answers_as_recorded(path: str) -> None:
     recorded = RECORDED[path]
-    assert compact(api.answer(Path(path)).to_dict()) == recorded["answer"]
+    try:
+        answered = api.answer(Path(path))
+    except InputError as error:  # a file on the base game's real cards, where they are not imported
+        reason = missing_catalog_reason(error)
+        if reason is None:
+            raise
+        pytest.skip(reason)
+    assert compact(answered.to_dict()) == recorded["answer"]
     plays = compact(api.plays(Path(path)).to_dict())
     if path in NEWLY_ANSWERED:
         assert all(q["plays"] > 0 for q in plays)

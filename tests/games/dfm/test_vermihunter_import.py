@@ -105,3 +105,26 @@ def test_the_import_command_fills_the_store_and_prints_the_report(cli, tmp_path:
     assert open_source("vermihunter").get("2.7").extra["chapter"] == 2
     code, _, err = cli("import", "vermihunter", str(tmp_path / "nowhere"))
     assert code == 2 and "no DefaultConfig.json found" in err
+
+
+@pytest.mark.parametrize(("entry", "top", "message"), [
+    ('{at: [5, 1], card: "1.3"}', "", "names a real card, but the scenario names no catalog"),
+    ('{at: [5, 1], card: "1.99"}', "catalog: vermihunter\n", "no chapter card '1.99'"),
+    ('{at: [5, 1], card: "2.3"}', "catalog: vermihunter\n", "card 2.3 is a card of chapter 2"),
+    ('{at: [5, 1], card: "1.3", colour: red}', "catalog: vermihunter\n", "a real card is described by its data"),
+])
+def test_a_real_card_named_wrongly_is_a_located_error(cli, tmp_path: Path, entry: str, top: str, message: str) -> None:
+    table = tmp_path / "real.yaml"
+    table.write_text(f"game: dfm\n{top}state:\n  cards:\n    - {entry}\nquestions:\n  - {{ask: tokens, expect: 8}}\n",
+                     encoding="utf-8")
+    code, _, err = cli("check", str(table))
+    line = 4 + bool(top)
+    assert code == 2 and f"real.yaml:{line}:" in err and message in err
+
+
+def test_a_catalog_not_imported_says_how_to_import_it(cli, tmp_path: Path, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "empty.sqlite"))
+    table = tmp_path / "real.yaml"
+    table.write_text("game: dfm\ncatalog: vermihunter\nquestions:\n  - {ask: tokens, expect: 8}\n", encoding="utf-8")
+    code, _, err = cli("check", str(table))
+    assert code == 2 and "no imported catalog 'vermihunter'" in err and "pyengine import vermihunter PATH" in err
