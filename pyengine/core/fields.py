@@ -47,6 +47,11 @@ class Fields:
             return self.data.key_at(key)
         return None, None
 
+    def position(self, key: str) -> tuple[int, int]:
+        """Where a key of this mapping is in its file (line, column; 0 where unknown), for a Fields read from it."""
+        line, column = self._key_at(key)
+        return line or 0, column or 0
+
     def name(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
 

@@ -7,13 +7,15 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.core.asp import Const, Fact, Term, Value, fact, render, term
+from pyengine.core.asp import MAX_NUMBER, Const, Fact, Term, Value, fact, render, term
 from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
+from pyengine.core.resources import facts_dir
 from pyengine.games import DOCUMENTS, LISTING_KINDS
 
 FACTIONS = ("fellowship", "sauron")
@@ -100,11 +102,11 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_na
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
-                "fortresses", "extra_turns", "colours", "discards", "eagle", "cards"}
+                "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once).
-STATE_PARTS = {"colours": {"colours", "cards"}, "cards": {"colours", "cards"}}
+STATE_PARTS = {key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
 CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card"}
 # The catalogs of real base-game cards a Duel scenario may name (`catalog:`), each a source of the card store.
@@ -186,6 +188,32 @@ class State:
 
 
 @lru_cache(maxsize=1)
+def layout_rows() -> dict[int, list[int]]:
+    """The length of each row of each chapter's layout, from the top, as facts/dfm/layouts.lp gives them."""
+    control = clingo.Control(["--warn=none"])
+    control.load(str(Path(facts_dir(), "dfm", "layouts.lp")))
+    control.ground([("base", [])])
+    rows: dict[int, dict[int, int]] = {}
+    for atom in control.symbolic_atoms.by_signature("row", 3):
+        chapter, row, length = (a.number for a in atom.symbol.arguments)
+        rows.setdefault(chapter, {})[row] = length
+    return {chapter: [found[row] for row in sorted(found)] for chapter, found in rows.items()}
+
+
+def dealt(chapter: int, seed: int, cards: list[str]) -> tuple[list[tuple[tuple[int, int], str]], list[str]]:
+    """A chapter dealt from a seed, as the base game's setup deals it: the chapter's cards (`cards`, ids C.N)
+    shuffled with Python's random.Random(seed), the first laid into the layout's places in reading order (rows
+    from the top, each from the left), the rest left out (assumption unused_cards). The places with their cards,
+    and the cards left out."""
+    import random
+
+    order = sorted(cards, key=lambda c: int(c.split(".")[1]))
+    random.Random(seed).shuffle(order)
+    places = [(row, card) for row, length in enumerate(layout_rows()[chapter], 1) for card in range(1, length + 1)]
+    return list(zip(places, order, strict=False)), order[len(places):]
+
+
+@lru_cache(maxsize=1)
 def _reading_rules() -> tuple[Fact, ...]:
     """The rules that apply under one choice of a reading, as reading_rule/1 facts (from the declarations), so that
     an answer can list the readings the steps before it rested on (rules/dfm/assumptions.lp)."""
@@ -241,7 +269,7 @@ class Dfm:
         "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
-        "card_cost", "card_chain", "card_free_with", "card_skill_cost"}
+        "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -429,10 +457,32 @@ class Dfm:
                 "skills": {s: n for s, n in found.extra["skills"].items()
                            if s != "optional" and isinstance(n, int) and n}}
 
+    def _deal(self, state: State, fields: Fields) -> None:
+        """`deal: SEED`: the layout in play dealt from the chapter's real cards (`dealt`), each place described by
+        its card's data, the cards left out named (`left_out/1`, assumption unused_cards)."""
+        if fields.has("cards") or fields.has("colours"):
+            raise fields.error("deal", "a dealt layout and described cards together",
+                               expected="deal: SEED, or cards: and colours: entries, not both")
+        seed = fields.whole("deal", 0, minimum=0, maximum=MAX_NUMBER)
+        if state.real_cards is None or not 1 <= state.chapter <= 3:
+            raise fields.error("deal", "a deal needs the real cards of a chapter in play",
+                               expected="`catalog: vermihunter` and a chapter from 1 to 3")
+        ids = [c.id for c in state.real_cards.all_cards()
+               if c.type == "chapter_card" and c.extra.get("chapter") == state.chapter]
+        places, left_out = dealt(state.chapter, seed, ids)
+        for (row, col), card_id in places:
+            entry = Fields({"at": [row, col], "card": card_id}, fields.file, fields.name("deal"), CARD_FIELDS,
+                           *fields.position("deal"))
+            self._describe(state, (state.chapter, row, col), entry)
+        state.facts.extend(fact("left_out", state.chapter, card_id) for card_id in left_out)
+
     def _cards(self, state: State, fields: Fields) -> None:
         """The `cards:` entries: what a card of the layout in play is (colour, race symbols, coin cost, the chaining
         symbol it gives and the one that makes it free), each card once, a `colours:` entry included; or the real
-        card it is (`card:`), described by its data."""
+        card it is (`card:`), described by its data; or the whole layout dealt from a seed (`deal:`)."""
+        if fields.has("deal"):
+            self._deal(state, fields)
+            return
         seen = {(item[0], item[1]) for item, *_ in fields.items("colours")}  # checked by the colours: reader
         for item, line, column, path in fields.items("cards"):
             card = Fields(item, fields.file, path, CARD_FIELDS, line or 0, column or 0)
@@ -442,27 +492,30 @@ class Dfm:
             if (row, col) in seen:
                 raise card.error("at", f"card {row}.{col} is described twice", expected="one entry per card")
             seen.add((row, col))
-            where = (state.chapter, row, col)
-            if card.has("card"):
-                real = self._real_card(state, card)
-                state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
-                card = Fields({k: v for k, v in real.items() if v is not None}, fields.file, f"{path}.card",
-                              CARD_FIELDS, line or 0, column or 0)
-            if card.has("colour"):
-                state.facts.append(fact("card_colour", *where, Const(card.choice("colour", COLOURS) or "")))
-            symbols: dict[str, int] = {}
-            for race, race_line, race_column, race_path in card.items("symbols"):
-                if race not in RACES:
-                    raise InputError(f"got {race!r}", file=fields.file, line=race_line, column=race_column,
-                                     field=race_path, expected="a race: " + ", ".join(RACES),
-                                     suggestion=closest(str(race), RACES))
-                symbols[race] = symbols.get(race, 0) + 1
-            state.facts.extend(fact("card_symbol", *where, Const(race), n) for race, n in symbols.items())
-            if card.has("cost"):
-                state.facts.append(fact("card_cost", *where, card.whole("cost", 0, minimum=0, maximum=MAX_POSITION)))
-            for key, predicate in (("chain", "card_chain"), ("free_with", "card_free_with")):
-                if card.has(key):
-                    state.facts.append(fact(predicate, *where, card.text(key, required=True) or ""))
+            self._describe(state, (state.chapter, row, col), card)
+
+    def _describe(self, state: State, where: tuple[int, int, int], card: Fields) -> None:
+        """The facts of one described card of the layout (`cards:` entry, or a place of a deal)."""
+        if card.has("card"):
+            real = self._real_card(state, card)
+            state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
+            card = Fields({k: v for k, v in real.items() if v is not None}, card.file, card.name("card"),
+                          CARD_FIELDS, *card.position("card"))
+        if card.has("colour"):
+            state.facts.append(fact("card_colour", *where, Const(card.choice("colour", COLOURS) or "")))
+        symbols: dict[str, int] = {}
+        for race, race_line, race_column, race_path in card.items("symbols"):
+            if race not in RACES:
+                raise InputError(f"got {race!r}", file=card.file, line=race_line, column=race_column,
+                                 field=race_path, expected="a race: " + ", ".join(RACES),
+                                 suggestion=closest(str(race), RACES))
+            symbols[race] = symbols.get(race, 0) + 1
+        state.facts.extend(fact("card_symbol", *where, Const(race), n) for race, n in symbols.items())
+        if card.has("cost"):
+            state.facts.append(fact("card_cost", *where, card.whole("cost", 0, minimum=0, maximum=MAX_POSITION)))
+        for key, predicate in (("chain", "card_chain"), ("free_with", "card_free_with")):
+            if card.has(key):
+                state.facts.append(fact(predicate, *where, card.text(key, required=True) or ""))
 
     def _token_location(self, item: Any, fields: Fields, path: str, line: int | None,
                         column: int | None) -> tuple[Term, int]:

@@ -7,7 +7,6 @@ actions down. A seed makes a playout reproducible."""
 from __future__ import annotations
 
 import random
-from pathlib import Path
 from typing import Any
 
 import clingo
@@ -16,20 +15,7 @@ from clingo import ast
 from pyengine.core import stepwise
 from pyengine.core.answering import load
 from pyengine.core.engine import program, units
-from pyengine.core.resources import facts_dir
-from pyengine.games.dfm.game import CHOICES, GAME, RACES
-
-
-def layout_rows() -> dict[int, list[int]]:
-    """The length of each row of each chapter's layout, from the top, as facts/dfm/layouts.lp gives them."""
-    control = clingo.Control(["--warn=none"])
-    control.load(str(Path(facts_dir(), "dfm", "layouts.lp")))
-    control.ground([("base", [])])
-    rows: dict[int, dict[int, int]] = {}
-    for atom in control.symbolic_atoms.by_signature("row", 3):
-        chapter, row, length = (a.number for a in atom.symbol.arguments)
-        rows.setdefault(chapter, {})[row] = length
-    return {chapter: [found[row] for row in sorted(found)] for chapter, found in rows.items()}
+from pyengine.games.dfm.game import CHOICES, GAME, RACES, layout_rows
 
 
 def setup_state() -> dict[str, Any]:

@@ -22,8 +22,8 @@ import pytest
 from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.core.yamlio import load_file
-from pyengine.games.dfm.game import ALLIES, COLOURS, RACES, TEMPLATES
-from pyengine.games.dfm.playouts import action_of, layout_rows
+from pyengine.games.dfm.game import ALLIES, COLOURS, RACES, TEMPLATES, layout_rows
+from pyengine.games.dfm.playouts import action_of
 
 ROOT = Path(__file__).resolve().parents[3]
 EVERY_FILE = sorted([*ROOT.glob("tests/scenarios/dfm/*.yaml"), *ROOT.glob("examples/dfm_*.yaml")])

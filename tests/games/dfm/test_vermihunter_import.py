@@ -128,3 +128,31 @@ def test_a_catalog_not_imported_says_how_to_import_it(cli, tmp_path: Path, monke
     table.write_text("game: dfm\ncatalog: vermihunter\nquestions:\n  - {ask: tokens, expect: 8}\n", encoding="utf-8")
     code, _, err = cli("check", str(table))
     assert code == 2 and "no imported catalog 'vermihunter'" in err and "pyengine import vermihunter PATH" in err
+
+
+def test_a_deal_lays_twenty_of_the_chapters_cards_the_same_way_for_one_seed() -> None:
+    from pyengine.games.dfm.game import dealt, layout_rows
+
+    cards, _ = importer.read(DATA)
+    for chapter in (1, 2, 3):
+        ids = [c.id for c in cards if c.type == "chapter_card" and c.extra["chapter"] == chapter]
+        places, left_out = dealt(chapter, 7, ids)
+        assert len(places) == sum(layout_rows()[chapter]) == 20 and len(left_out) == 3
+        assert sorted([c for _, c in places] + left_out) == sorted(ids)
+        assert dealt(chapter, 7, list(reversed(ids))) == (places, left_out)
+        assert dealt(chapter, 8, ids) != (places, left_out)
+
+
+@pytest.mark.parametrize(("state", "top", "message"), [
+    ("  deal: 7\n  cards:\n    - {at: [5, 1], colour: red}\n", "catalog: vermihunter\n",
+     "a dealt layout and described cards together"),
+    ("  deal: 7\n", "", "a deal needs the real cards of a chapter in play"),
+    ("  deal: 7\n", "catalog: vermihunter\nchapter: 0\n", "a deal needs the real cards of a chapter in play"),
+    ("  deal: -1\n", "catalog: vermihunter\n", "deal"),
+])
+def test_a_deal_that_cannot_be_made_is_a_located_error(cli, tmp_path: Path, state: str, top: str,
+                                                        message: str) -> None:
+    table = tmp_path / "deal.yaml"
+    table.write_text(f"game: dfm\n{top}state:\n{state}questions:\n  - {{ask: tokens, expect: 8}}\n", encoding="utf-8")
+    code, _, err = cli("check", str(table))
+    assert code == 2 and "deal.yaml:" in err and message in err
