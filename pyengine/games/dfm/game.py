@@ -269,7 +269,7 @@ class Dfm:
         "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
-        "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out"}
+        "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -280,7 +280,7 @@ class Dfm:
     activity_view: ClassVar[str | None] = None
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
-                                             "alliance.lp",
+                                             "alliance.lp", "card_effects.lp",
                                              "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
@@ -452,7 +452,9 @@ class Dfm:
                              expected=f"a card of chapter {state.chapter}, the layout in play")
         races = [DATA_RACES.get(e["race_to_support"], e["race_to_support"]) for e in found.extra["effects"]
                  if e["type"] == "add_support_of_a_race"]
-        return {"colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
+        gains = sum(e.get("coins_to_get", 0) for e in found.extra["effects"] if e["type"] == "get_coins_from_reserve")
+        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "gains": gains,
+                "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
                 "chain": found.extra["chain"], "free_with": found.extra["free_with"],
                 "skills": {s: n for s, n in found.extra["skills"].items()
                            if s != "optional" and isinstance(n, int) and n}}
@@ -499,6 +501,10 @@ class Dfm:
         if card.has("card"):
             real = self._real_card(state, card)
             state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
+            state.facts.extend(fact("card_effect", *where, Const(e)) for e in real.pop("effects"))
+            gains = real.pop("gains")
+            if gains:
+                state.facts.append(fact("card_coins", *where, gains))
             card = Fields({k: v for k, v in real.items() if v is not None}, card.file, card.name("card"),
                           CARD_FIELDS, *card.position("card"))
         if card.has("colour"):
