@@ -77,12 +77,18 @@ def test_frodo_bears_sting_and_a_renamed_instance_is_renamed_in_its_questions(pa
     assert "on: alice-frodo" not in page.locator("#yaml").input_value().replace("borne_by: alice-frodo", "")
 
 
-def test_a_card_is_added_with_the_keyboard_only(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
+def _typed_in_alices_hand(page, explorer: str, text: str):  # type: ignore[no-untyped-def]
+    """A new table with `text` typed into the card search of Alice's hand, its suggestions shown: that search."""
     page.goto(f"{explorer}/table")
     search = page.locator('fieldset[data-player="alice"] .zone[data-zone="hand"] input.card-search')
     search.focus()
-    page.keyboard.type("Sting")
+    page.keyboard.type(text)
     page.locator('.suggestion[aria-selected="true"]').first.wait_for()
+    return search
+
+
+def test_a_card_is_added_with_the_keyboard_only(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
+    search = _typed_in_alices_hand(page, explorer, "Sting")
     page.keyboard.press("ArrowDown")
     page.keyboard.press("ArrowUp")
     page.keyboard.press("Enter")
@@ -455,11 +461,7 @@ def test_the_first_click_after_typing_in_the_title_is_taken(page, explorer: str,
 def test_focus_stays_in_the_card_search_after_a_pick_with_enter(page, explorer: str) -> None:  # type: ignore[no-untyped-def]
     """A card picked with Enter redraws the zone; focus stays in that zone's card search, so the next card can be
     typed at once (it fell to the page body, 38 Tab presses from "Add a question")."""
-    page.goto(f"{explorer}/table")
-    search = page.locator('fieldset[data-player="alice"] .zone[data-zone="hand"] input.card-search')
-    search.focus()
-    page.keyboard.type("Sting")
-    page.locator('.suggestion[aria-selected="true"]').first.wait_for()
+    _typed_in_alices_hand(page, explorer, "Sting")
     page.keyboard.press("Enter")
     page.locator('fieldset[data-player="alice"] .zone[data-zone="hand"] div.instance').first.wait_for()
     focused = page.evaluate("""(() => { const e = document.activeElement;

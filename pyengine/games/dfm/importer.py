@@ -16,13 +16,13 @@ where a count is expected, a count out of range) is a located error."""
 
 from __future__ import annotations
 
-import json
 import re
 from collections import Counter
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
+from pyengine.core import jsonio
 from pyengine.core.asp import MAX_NUMBER
 from pyengine.core.catalog import Card
 from pyengine.core.errors import InputError
@@ -147,13 +147,8 @@ def locate(root: Path) -> Path:
 
 
 def _load(path: Path) -> dict[str, Any]:
-    text = read_input(path, "data file")
-    try:
-        data = json.loads(text)
-    except json.JSONDecodeError as exc:
-        raise InputError(f"malformed JSON: {exc.msg}", file=str(path), line=exc.lineno, column=exc.colno) from None
-    except (RecursionError, ValueError) as exc:
-        raise InputError(f"unreadable JSON: {type(exc).__name__}", file=str(path)) from None
+    """The file's configuration, read by the one JSON reader (a repeated key refused, never resolved silently)."""
+    data = jsonio.loads(read_input(path, "data file"), str(path))
     check_data(data, str(path))
     if not isinstance(data, dict):
         raise InputError(f"got {type(data).__name__}", file=str(path), expected="the configuration as a JSON object")
