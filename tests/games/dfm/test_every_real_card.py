@@ -1,0 +1,55 @@
+"""Every chapter card of the base game's data, played (issue 46, Must-show "a test over every card ... of the
+data"): each of the 69 cards of ../shared/data/dfm-vermihunter laid at the bottom of its chapter's layout and taken
+by the Fellowship is done, and each of its effects is either applied, with its rule in the answer (race symbols,
+a yellow card's coins), or named as not applied (dfm_card_effect_not_modelled, with the effect's type); a skill
+cost is named as not checked (69 tables of one action each, 1.7 s). The Landmark tiles and Alliance tokens of
+the data are not read by the encodings yet, so they are not here."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+
+from conftest import ROOT
+from pyengine import api
+from pyengine.games.dfm import importer
+from pyengine.games.dfm.game import layout_rows
+
+DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
+pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")
+
+# The effect types the encodings apply, with the rule an answer names for each.
+APPLIED = {"add_support_of_a_race": "dfm_card_symbols", "get_coins_from_reserve": "dfm_card_coins"}
+
+
+def _table(card_id: str, chapter: int) -> dict[str, Any]:
+    """The card at the first place of its chapter's bottom row (never covered), taken by the Fellowship."""
+    row = len(layout_rows()[chapter])
+    return {"game": "dfm", "catalog": "vermihunter", "chapter": chapter, "turn": "fellowship",
+            "state": {"coins": {"fellowship": 10, "sauron": 0}, "cards": [{"at": [row, 1], "card": card_id}]},
+            "actions": [{"player": "fellowship", "take": [row, 1]}],
+            "questions": [{"id": "played", "ask": "action", "step": 1}]}
+
+
+def test_every_chapter_card_is_played_and_each_effect_applied_or_named() -> None:
+    cards, _ = importer.read(DATA)
+    chapter_cards = [c for c in cards if c.type == "chapter_card"]
+    assert len(chapter_cards) == 69
+    named: set[str] = set()
+    for card in chapter_cards:
+        [answer] = api.answer(_table(card.id, card.extra["chapter"])).questions
+        assert answer.got == "done", (card.id, answer.rules)
+        evidence = {f"{r.rule} {r.evidence}" for r in answer.reasons}
+        for effect in {e["type"] for e in card.extra["effects"]}:
+            if effect in APPLIED:
+                assert APPLIED[effect] in answer.rules, (card.id, effect, answer.rules)
+            else:
+                assert any(e.startswith("dfm_card_effect_not_modelled") and effect in e for e in evidence), (
+                    card.id, effect, evidence)
+                named.add(effect)
+        if any(n for s, n in card.extra["skills"].items() if s != "optional"):
+            assert "dfm_card_skill_cost_not_modelled" in answer.rules, card.id
+    # What the encodings do not apply yet, so that a family encoded later is seen to leave this list.
+    assert named == {"gain_skill", "move_on_the_ring_quest_track", "move_units_on_central_board",
+                     "place_units_on_central_board", "take_enemy_coins", "take_enemy_unit_from_central_board"}
