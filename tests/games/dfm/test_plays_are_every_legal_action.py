@@ -5,11 +5,13 @@ choice's kind (the board's seven regions, every race, ally, Landmark tile, colou
 the state names: an effect that finds nothing to act on is still a play), and one call of each ally `plays` does
 not try at all. Connections and movements are left to the files' own expectations.
 
-Each `allowed` question is a timeline of its own, grounded alone, so every file at every moment is hours of answers
-(measured: 9 of the 75 files in 19 minutes on 2 workers, all holding): the suite checks the files named in
-SUITE_FILES, and `PYENGINE_EXHAUSTIVE=1` checks every Duel file of the repository (by hand, not in CI). Found so
-far: region choices tried only where the state named a region (a Boromir call with no Sauron unit on the board was
-legal but not listed), and two players' same action at one moment answered as the first player's."""
+Each `allowed` question is a timeline of its own, grounded alone, so every file at every moment is an hour or more
+of answers: the suite checks the files named in SUITE_FILES, and `PYENGINE_EXHAUSTIVE=1` checks every Duel file of
+the repository, by hand, spread over the workers with `-n 2 --dist load` (the suite's loadscope puts every file on
+one worker; measured so: 38 of the 94 files in 20 minutes). Found so far: region choices tried only where the state
+named a region (a Boromir call with no Sauron unit on the board was legal but not listed), two players' same
+action at one moment answered as the first player's, and tile choices tried only among the open tiles (a
+Chieftain exit on a tile not open falls short and is still a play)."""
 
 from __future__ import annotations
 
