@@ -269,7 +269,8 @@ class Dfm:
         "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
-        "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins"}
+        "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
+        "card_enemy_coins"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -280,7 +281,7 @@ class Dfm:
     activity_view: ClassVar[str | None] = None
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
-                                             "alliance.lp", "card_effects.lp",
+                                             "alliance.lp", "card_effects.lp", "card_coins.lp",
                                              "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
@@ -453,7 +454,8 @@ class Dfm:
         races = [DATA_RACES.get(e["race_to_support"], e["race_to_support"]) for e in found.extra["effects"]
                  if e["type"] == "add_support_of_a_race"]
         gains = sum(e.get("coins_to_get", 0) for e in found.extra["effects"] if e["type"] == "get_coins_from_reserve")
-        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "gains": gains,
+        losses = sum(e.get("coins_to_take", 0) for e in found.extra["effects"] if e["type"] == "take_enemy_coins")
+        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "gains": gains, "losses": losses,
                 "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
                 "chain": found.extra["chain"], "free_with": found.extra["free_with"],
                 "skills": {s: n for s, n in found.extra["skills"].items()
@@ -505,6 +507,9 @@ class Dfm:
             gains = real.pop("gains")
             if gains:
                 state.facts.append(fact("card_coins", *where, gains))
+            losses = real.pop("losses")
+            if losses:
+                state.facts.append(fact("card_enemy_coins", *where, losses))
             card = Fields({k: v for k, v in real.items() if v is not None}, card.file, card.name("card"),
                           CARD_FIELDS, *card.position("card"))
         if card.has("colour"):

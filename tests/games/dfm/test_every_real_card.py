@@ -1,9 +1,10 @@
 """Every chapter card of the base game's data, played (issue 46, Must-show "a test over every card ... of the
 data"): each of the 69 cards of ../shared/data/dfm-vermihunter laid at the bottom of its chapter's layout and taken
 by the Fellowship is done, and each of its effects is either applied, with its rule in the answer (race symbols,
-a yellow card's coins), or named as not applied (dfm_card_effect_not_modelled, with the effect's type); a skill
-cost is named as not checked (69 tables of one action each, 1.7 s). The Landmark tiles and Alliance tokens of
-the data are not read by the encodings yet, so they are not here."""
+a yellow card's coins, the coins an opponent loses, with both players' coins after it checked against the data),
+or named as not applied (dfm_card_effect_not_modelled, with the effect's type); a skill cost is named as not
+checked (69 tables of one action each, 2 s). The Landmark tiles and Alliance tokens of the data are not read by
+the encodings yet, so they are not here."""
 
 from __future__ import annotations
 
@@ -14,22 +15,33 @@ import pytest
 from conftest import ROOT
 from pyengine import api
 from pyengine.games.dfm import importer
-from pyengine.games.dfm.game import layout_rows
+from pyengine.games.dfm.game import FACTIONS, layout_rows
 
 DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
 pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")
 
 # The effect types the encodings apply, with the rule an answer names for each.
-APPLIED = {"add_support_of_a_race": "dfm_card_symbols", "get_coins_from_reserve": "dfm_card_coins"}
+APPLIED = {"add_support_of_a_race": "dfm_card_symbols", "get_coins_from_reserve": "dfm_card_coins",
+           "take_enemy_coins": "dfm_card_enemy_coins"}
 
 
 def _table(card_id: str, chapter: int) -> dict[str, Any]:
     """The card at the first place of its chapter's bottom row (never covered), taken by the Fellowship."""
     row = len(layout_rows()[chapter])
     return {"game": "dfm", "catalog": "vermihunter", "chapter": chapter, "turn": "fellowship",
-            "state": {"coins": {"fellowship": 10, "sauron": 0}, "cards": [{"at": [row, 1], "card": card_id}]},
+            "state": {"coins": {"fellowship": 10, "sauron": 10}, "cards": [{"at": [row, 1], "card": card_id}]},
             "actions": [{"player": "fellowship", "take": [row, 1]}],
-            "questions": [{"id": "played", "ask": "action", "step": 1}]}
+            "questions": [{"id": "played", "ask": "action", "step": 1},
+                          *({"id": p, "ask": "value", "after": 1, "of": ["coins", p]} for p in FACTIONS)]}
+
+
+def _coins_after(card: Any) -> tuple[int, int]:
+    """Both players' coins after the Fellowship, with 10 coins against Sauron's 10 (10 in the reserve), plays the
+    card: its cost paid, a yellow card's coins gained, the coins Sauron loses."""
+    effects = card.extra["effects"]
+    gained = sum(e.get("coins_to_get", 0) for e in effects if e["type"] == "get_coins_from_reserve")
+    lost = sum(e.get("coins_to_take", 0) for e in effects if e["type"] == "take_enemy_coins")
+    return 10 - card.extra["coins"] + gained, 10 - lost
 
 
 def test_every_chapter_card_is_played_and_each_effect_applied_or_named() -> None:
@@ -38,8 +50,9 @@ def test_every_chapter_card_is_played_and_each_effect_applied_or_named() -> None
     assert len(chapter_cards) == 69
     named: set[str] = set()
     for card in chapter_cards:
-        [answer] = api.answer(_table(card.id, card.extra["chapter"])).questions
+        answer, fellowship, sauron = api.answer(_table(card.id, card.extra["chapter"])).questions
         assert answer.got == "done", (card.id, answer.rules)
+        assert (int(fellowship.got), int(sauron.got)) == _coins_after(card), card.id
         evidence = {f"{r.rule} {r.evidence}" for r in answer.reasons}
         for effect in {e["type"] for e in card.extra["effects"]}:
             if effect in APPLIED:
@@ -52,4 +65,4 @@ def test_every_chapter_card_is_played_and_each_effect_applied_or_named() -> None
             assert "dfm_card_skill_cost_not_modelled" in answer.rules, card.id
     # What the encodings do not apply yet, so that a family encoded later is seen to leave this list.
     assert named == {"gain_skill", "move_on_the_ring_quest_track", "move_units_on_central_board",
-                     "place_units_on_central_board", "take_enemy_coins", "take_enemy_unit_from_central_board"}
+                     "place_units_on_central_board", "take_enemy_unit_from_central_board"}
