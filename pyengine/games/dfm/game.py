@@ -113,6 +113,11 @@ CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card"}
 REAL_CARD_SOURCES = ("vermihunter",)
 # A race as the real cards' data names it, where the Duel's words differ (the data's Humans are the Men).
 DATA_RACES = {"humans": "men"}
+# The effects of a real card that come down to a count, each with the field of the data that counts and the fact
+# the encodings read it by (rules/dfm/card_coins.lp, card_ring.lp).
+COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
+                   ("take_enemy_coins", "coins_to_take", "card_enemy_coins"),
+                   ("move_on_the_ring_quest_track", "move_count", "card_ring_moves"))
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -270,7 +275,7 @@ class Dfm:
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
-        "card_enemy_coins"}
+        "card_enemy_coins", "card_ring_moves"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -281,7 +286,7 @@ class Dfm:
     activity_view: ClassVar[str | None] = None
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
-                                             "alliance.lp", "card_effects.lp", "card_coins.lp",
+                                             "alliance.lp", "card_effects.lp", "card_coins.lp", "card_ring.lp",
                                              "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
@@ -436,7 +441,8 @@ class Dfm:
 
     def _real_card(self, state: State, card: Fields) -> dict[str, Any]:
         """A `cards:` entry's `card:` (`C.N`, a chapter card of `catalog:`) as the entry's description: its colour,
-        race symbols (its Support of the Races effects), coin cost and chaining symbols."""
+        race symbols (its Support of the Races effects), coin cost, chaining symbols, and the counts of its coin and
+        Ring-track effects (COUNTED_EFFECTS)."""
         reference = card.text("card", required=True) or ""
         if state.real_cards is None:
             raise card.error("card", f"card {reference!r} names a real card, but the scenario names no catalog",
@@ -453,9 +459,9 @@ class Dfm:
                              expected=f"a card of chapter {state.chapter}, the layout in play")
         races = [DATA_RACES.get(e["race_to_support"], e["race_to_support"]) for e in found.extra["effects"]
                  if e["type"] == "add_support_of_a_race"]
-        gains = sum(e.get("coins_to_get", 0) for e in found.extra["effects"] if e["type"] == "get_coins_from_reserve")
-        losses = sum(e.get("coins_to_take", 0) for e in found.extra["effects"] if e["type"] == "take_enemy_coins")
-        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "gains": gains, "losses": losses,
+        counts = {predicate: sum(e.get(field, 0) for e in found.extra["effects"] if e["type"] == effect)
+                  for effect, field, predicate in COUNTED_EFFECTS}
+        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts,
                 "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
                 "chain": found.extra["chain"], "free_with": found.extra["free_with"],
                 "skills": {s: n for s, n in found.extra["skills"].items()
@@ -504,12 +510,7 @@ class Dfm:
             real = self._real_card(state, card)
             state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
             state.facts.extend(fact("card_effect", *where, Const(e)) for e in real.pop("effects"))
-            gains = real.pop("gains")
-            if gains:
-                state.facts.append(fact("card_coins", *where, gains))
-            losses = real.pop("losses")
-            if losses:
-                state.facts.append(fact("card_enemy_coins", *where, losses))
+            state.facts.extend(fact(predicate, *where, n) for predicate, n in real.pop("counts").items() if n)
             card = Fields({k: v for k, v in real.items() if v is not None}, card.file, card.name("card"),
                           CARD_FIELDS, *card.position("card"))
         if card.has("colour"):
@@ -980,7 +981,8 @@ EVIDENCE_WORDS = {
     "conn": "the connection between {0} and {1}", "tokens": "{0}'s Power tokens: {1}", "region": "region {0}",
     "coins": "{0}'s coins: {1}", "chapter": "chapter {0}", "symbols": "{0}'s {1} race symbols",
     "reserve": "coins in the reserve: {0}", "used": "used by {0} already", "chain": "chaining symbol {0}",
-    "winner": "{0} wins", "draw": "a draw",
+    "winner": "{0} wins", "draw": "a draw", "effect": "the card's effect: {0}", "skill": "skill {0}: {1}",
+    "lost": "{0} loses coins: {1}", "moves": "{0} move on the Ring track, steps: {1}", "space": "Ring-track space {0}",
 }
 
 
