@@ -114,10 +114,11 @@ REAL_CARD_SOURCES = ("vermihunter",)
 # A race as the real cards' data names it, where the Duel's words differ (the data's Humans are the Men).
 DATA_RACES = {"humans": "men"}
 # The effects of a real card that come down to a count, each with the field of the data that counts and the fact
-# the encodings read it by (rules/dfm/card_coins.lp, card_ring.lp).
+# the encodings read it by (rules/dfm/card_coins.lp, card_ring.lp, card_units.lp).
 COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
                    ("take_enemy_coins", "coins_to_take", "card_enemy_coins"),
-                   ("move_on_the_ring_quest_track", "move_count", "card_ring_moves"))
+                   ("move_on_the_ring_quest_track", "move_count", "card_ring_moves"),
+                   ("place_units_on_central_board", "units_to_place", "card_units"))
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -155,6 +156,9 @@ def _play_words(option: clingo.Symbol) -> str:
     if option.name == "take":
         row, col, use = option.arguments
         return f"take {row.number}.{col.number} {use.name}"
+    if option.name == "place":
+        row, col, region = option.arguments
+        return f"take {row.number}.{col.number} play region={region.string}"
     if option.name == "landmark":
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -275,7 +279,7 @@ class Dfm:
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
-        "card_enemy_coins", "card_ring_moves"}
+        "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -287,6 +291,7 @@ class Dfm:
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
                                              "alliance.lp", "card_effects.lp", "card_coins.lp", "card_ring.lp",
+                                             "card_units.lp",
                                              "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
@@ -461,7 +466,9 @@ class Dfm:
                  if e["type"] == "add_support_of_a_race"]
         counts = {predicate: sum(e.get(field, 0) for e in found.extra["effects"] if e["type"] == effect)
                   for effect, field, predicate in COUNTED_EFFECTS}
-        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts,
+        regions = sorted({r for e in found.extra["effects"] if e["type"] == "place_units_on_central_board"
+                          for r in e["possible_regions_to_place"]})
+        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts, "regions": regions,
                 "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
                 "chain": found.extra["chain"], "free_with": found.extra["free_with"],
                 "skills": {s: n for s, n in found.extra["skills"].items()
@@ -511,6 +518,7 @@ class Dfm:
             state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
             state.facts.extend(fact("card_effect", *where, Const(e)) for e in real.pop("effects"))
             state.facts.extend(fact(predicate, *where, n) for predicate, n in real.pop("counts").items() if n)
+            state.facts.extend(fact("card_units_region", *where, r) for r in real.pop("regions"))
             card = Fields({k: v for k, v in real.items() if v is not None}, card.file, card.name("card"),
                           CARD_FIELDS, *card.position("card"))
         if card.has("colour"):
@@ -614,7 +622,14 @@ class Dfm:
             line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
             row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
             use = action.choice("use", ("play", "discard"), default="play")
-            return term("take", row, col, Const(use or "play")), [], f"{player} takes card {row}.{col} to {use}"
+            if not action.has("region"):
+                return term("take", row, col, Const(use or "play")), [], f"{player} takes card {row}.{col} to {use}"
+            if use != "play":
+                raise action.error("region", "a discarded card places no units",
+                                   expected="region: only beside a card taken to play")
+            region = self._choice(action, "region", "region")
+            return (term("take", row, col, Const("play")), [("region", region)],
+                    f"{player} takes card {row}.{col} to play, its units to {region}")
         if kind == "alliance":
             trigger = action.choice("alliance", ("pair", "three"), required=True) or "pair"
             race = action.choice("race", RACES, required=True) or ""
@@ -797,6 +812,10 @@ class Dfm:
             row, col, use = option.arguments
             what = "play it" if use.name == "play" else "discard it"
             return f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and {what}"
+        if option.name == "place":
+            row, col, region = option.arguments
+            return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
+                    f"it, its units to {region.string}")
         if option.name == "landmark":
             return f"use the Landmark tile of {_value_words(option.arguments[0])}"
         if option.name == "alliance":
@@ -898,6 +917,7 @@ class Dfm:
                     action[name] = plain(value)
         elif term.name == "take":
             action |= {"take": [term.arguments[0].number, term.arguments[1].number], "use": str(term.arguments[2])}
+            action |= {name: plain(value) for name, value in choices.items() if name == "region"}
         elif term.name == "landmark":
             action["landmark"] = plain(term.arguments[0])
         elif term.name == "alliance":
@@ -982,7 +1002,8 @@ EVIDENCE_WORDS = {
     "coins": "{0}'s coins: {1}", "chapter": "chapter {0}", "symbols": "{0}'s {1} race symbols",
     "reserve": "coins in the reserve: {0}", "used": "used by {0} already", "chain": "chaining symbol {0}",
     "winner": "{0} wins", "draw": "a draw", "effect": "the card's effect: {0}", "skill": "skill {0}: {1}",
-    "lost": "{0} loses coins: {1}", "moves": "{0} move on the Ring track, steps: {1}", "space": "Ring-track space {0}",
+    "lost": "{0} loses coins: {1}", "units": "{0}'s units in {1}: {2}",
+    "moves": "{0} move on the Ring track, steps: {1}", "space": "Ring-track space {0}",
 }
 
 

@@ -57,7 +57,8 @@ def action_of(play: str, player: str) -> dict[str, Any]:
     action: dict[str, Any] = {"player": player}
     if words[0] == "take":
         row, card = words[1].split(".")
-        return action | {"take": [int(row), int(card)], "use": words[2]}
+        action |= {"take": [int(row), int(card)], "use": words[2]}
+        return action | dict(w.split("=", 1) for w in words[3:])  # region=X: where a red card's units go
     if words[0] == "landmark":
         return action | {"landmark": words[1]}
     if words[0] == "alliance":
