@@ -1,12 +1,14 @@
 """Random playouts of the Duel for Middle-earth to the end of the game (issue 23), many at a time: each playout
-is drawn from a seed (pyengine.games.dfm.playouts.playout) and
-written as a scenario file, on `--jobs` processes; once all
-are drawn, each is answered again from its file, one at a time, by a fresh `pyengine check` (the time includes its
-start), with a question for every action (done), the Power tokens after every action (8) and who won. Prints each
+is drawn from a seed (pyengine.games.dfm.playouts.playout), from the setup or, with `--real`, from the base
+game's real cards dealt from the seed (playouts.dealt_start), and written as a scenario file, on `--jobs`
+processes; once all are drawn, each is answered again from its file, one at a time, by a fresh `pyengine check`
+(the time includes its start), with a question for every action (done), the Power tokens after every action (8),
+on real cards both players' coins and the reserve after every action (30 together), and who won. Prints each
 playout as a JSON line and then the distribution of game lengths and of how games end, and how long the answers
 took. `--answer DIR` answers the playout files a run wrote there (`--out DIR`) again, drawing nothing.
 
-    python benchmarks/playouts.py [--count 100] [--jobs 2] [--first-seed 1] [--out DIR] [--answer DIR] [--json]
+    python benchmarks/playouts.py [--count 100] [--jobs 2] [--first-seed 1] [--real] [--out DIR] [--answer DIR]
+                                  [--json]
 """
 
 from __future__ import annotations
@@ -29,17 +31,23 @@ from pyengine.games.dfm import playouts
 
 # A game that runs its course takes 100-150 actions; one that has not ended by this many is reported as such.
 LIMIT = 400
+# Where the game's 30 coins are: a real playout asks each after every action, and their sum is checked.
+COINS = (("fellowship", ["coins", "fellowship"]), ("sauron", ["coins", "sauron"]), ("reserve", ["reserve"]))
 
 
-def draw(job: tuple[int, str]) -> dict[str, Any]:
-    """One playout drawn from its seed and written to the folder, with a question for every action."""
-    seed, folder = job
+def draw(job: tuple[int, str, bool]) -> dict[str, Any]:
+    """One playout drawn from its seed and written to the folder, with a question for every action (and, on real
+    cards, the coins of both players and the reserve after every action, 30 together)."""
+    seed, folder, real = job
     started = time.perf_counter()
-    game = playouts.playout(seed, limit=LIMIT)
+    game = playouts.playout(seed, limit=LIMIT, start=playouts.dealt_start(seed) if real else None)
     drawn = time.perf_counter() - started
     count = len(game["actions"])
     game["questions"] += [{"id": f"step-{n}", "ask": "action", "step": n, "expect": "done"}
                           for n in range(1, count + 1)]
+    if real:
+        game["questions"] += [{"id": f"{what}-{n}", "ask": "value", "after": n, "of": of}
+                              for n in range(count + 1) for what, of in COINS]
     path = Path(folder, f"playout_{seed:04d}.yaml")
     path.write_text(yaml.safe_dump(game, sort_keys=False), encoding="utf-8")
     return {"seed": seed, "actions": count, "drawn_s": round(drawn, 1), "path": str(path)}
@@ -54,9 +62,13 @@ def answer(path: Path) -> dict[str, Any]:
     if done.returncode not in (0, 1):
         raise RuntimeError(f"checking {path} failed: {done.stderr}")
     [result] = json.loads(done.stdout)["scenarios"]
+    got = {q["question"]: q["got"] for q in result["questions"]}
     winner = next(q for q in result["questions"] if q["question"] == "winner")
+    moments = sorted({int(q.rsplit("-", 1)[1]) for q in got if q.startswith("reserve-")})
+    unaccounted = [n for n in moments if sum(int(got[f"{what}-{n}"]) for what, _ in COINS) != 30]
     return {"winner": winner["got"], "by": winner["rules"], "answered_s": round(answered, 2),
-            "failed": [q["question"] for q in result["questions"] if not q["passed"]]}
+            "failed": [q["question"] for q in result["questions"] if q["passed"] is False],
+            "coins_unaccounted_after": unaccounted}
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -66,6 +78,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--first-seed", type=int, default=1)
     parser.add_argument("--out", help="the folder the playouts are written to (default: a temporary one)")
     parser.add_argument("--answer", metavar="DIR", help="draw nothing: answer the playout files already in DIR")
+    parser.add_argument("--real", action="store_true",
+                        help="on the base game's real cards, dealt from each seed (pyengine import vermihunter first)")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory(prefix="pyengine-playouts-") as tmp:
@@ -76,7 +90,7 @@ def main(argv: list[str] | None = None) -> int:
                       "actions": len(yaml.safe_load(p.read_text(encoding="utf-8"))["actions"])}
                      for p in sorted(Path(folder).glob("playout_*.yaml"))]
         else:
-            seeds = [(seed, folder) for seed in range(args.first_seed, args.first_seed + args.count)]
+            seeds = [(seed, folder, args.real) for seed in range(args.first_seed, args.first_seed + args.count)]
             with ProcessPoolExecutor(max_workers=args.jobs) as pool:
                 drawn = list(pool.map(draw, seeds))
         # Answered one at a time once every playout is drawn, so that nothing else runs beside an answer.
@@ -90,6 +104,7 @@ def main(argv: list[str] | None = None) -> int:
     answered = sorted(r["answered_s"] for r in results)
     summary = {"playouts": len(results), "ended": sum(r["actions"] < LIMIT for r in results),
                "all_expectations_hold": all(not r["failed"] for r in results),
+               "coins_accounted_for": all(not r["coins_unaccounted_after"] for r in results),
                "length": {"min": min(lengths), "median": statistics.median(lengths), "max": max(lengths)},
                "endings": dict(Counter(f"{r['winner']} by {','.join(r['by'])}" for r in results)),
                "answered_s": {"median": statistics.median(answered), "quartiles": [answered[len(answered) // 4],

@@ -5,6 +5,7 @@ the setup. Base-game facts are assumptions kept in facts/dfm/base_game.lp."""
 
 from __future__ import annotations
 
+import random
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -209,15 +210,13 @@ def layout_rows() -> dict[int, list[int]]:
     return {chapter: [found[row] for row in sorted(found)] for chapter, found in rows.items()}
 
 
-def dealt(chapter: int, seed: int, cards: list[str]) -> tuple[list[tuple[tuple[int, int], str]], list[str]]:
-    """A chapter dealt from a seed, as the base game's setup deals it: the chapter's cards (`cards`, ids C.N)
-    shuffled with Python's random.Random(seed), the first laid into the layout's places in reading order (rows
-    from the top, each from the left), the rest left out (assumption unused_cards). The places with their cards,
-    and the cards left out."""
-    import random
-
+def dealt(chapter: int, shuffler: random.Random, cards: list[str]) -> tuple[list[tuple[tuple[int, int], str]],
+                                                                           list[str]]:
+    """A chapter dealt as the base game's setup deals it: the chapter's cards (`cards`, ids C.N) in the data's order,
+    shuffled by `shuffler`, the first laid into the layout's places in reading order (rows from the top, each from
+    the left), the rest left out (assumption unused_cards). The places with their cards, and the cards left out."""
     order = sorted(cards, key=lambda c: int(c.split(".")[1]))
-    random.Random(seed).shuffle(order)
+    shuffler.shuffle(order)
     places = [(row, card) for row, length in enumerate(layout_rows()[chapter], 1) for card in range(1, length + 1)]
     return list(zip(places, order, strict=False)), order[len(places):]
 
@@ -444,7 +443,7 @@ class Dfm:
                                expected=f"`pyengine import {name} PATH` first (see docs/card-pools.md)")
         return open_source(name)
 
-    def _real_card(self, state: State, card: Fields) -> dict[str, Any]:
+    def _real_card(self, state: State, card: Fields, chapter: int) -> dict[str, Any]:
         """A `cards:` entry's `card:` (`C.N`, a chapter card of `catalog:`) as the entry's description: its colour,
         race symbols (its Support of the Races effects), coin cost, chaining symbols, and the counts of its coin and
         Ring-track effects (COUNTED_EFFECTS)."""
@@ -459,9 +458,9 @@ class Dfm:
         if found is None or found.type != "chapter_card":
             raise card.error("card", f"no chapter card {reference!r}", expected="C.N: the N-th card of chapter C "
                              "(1.1 to 3.23, docs/card-pools.md)")
-        if found.extra["chapter"] != state.chapter:
+        if found.extra["chapter"] != chapter:
             raise card.error("card", f"card {reference} is a card of chapter {found.extra['chapter']}",
-                             expected=f"a card of chapter {state.chapter}, the layout in play")
+                             expected=f"a card of chapter {chapter}, the layout in play")
         races = [DATA_RACES.get(e["race_to_support"], e["race_to_support"]) for e in found.extra["effects"]
                  if e["type"] == "add_support_of_a_race"]
         counts = {predicate: sum(e.get(field, 0) for e in found.extra["effects"] if e["type"] == effect)
@@ -475,8 +474,9 @@ class Dfm:
                            if s != "optional" and isinstance(n, int) and n}}
 
     def _deal(self, state: State, fields: Fields) -> None:
-        """`deal: SEED`: the layout in play dealt from the chapter's real cards (`dealt`), each place described by
-        its card's data, the cards left out named (`left_out/1`, assumption unused_cards)."""
+        """`deal: SEED`: the layout in play and those of the chapters after it dealt from their real cards
+        (`dealt`), one after another by one random.Random(SEED), each place described by its card's data, the cards
+        left out named (`left_out/2`, assumption unused_cards)."""
         if fields.has("cards") or fields.has("colours"):
             raise fields.error("deal", "a dealt layout and described cards together",
                                expected="deal: SEED, or cards: and colours: entries, not both")
@@ -484,14 +484,16 @@ class Dfm:
         if state.real_cards is None or not 1 <= state.chapter <= 3:
             raise fields.error("deal", "a deal needs the real cards of a chapter in play",
                                expected="`catalog: vermihunter` and a chapter from 1 to 3")
-        ids = [c.id for c in state.real_cards.all_cards()
-               if c.type == "chapter_card" and c.extra.get("chapter") == state.chapter]
-        places, left_out = dealt(state.chapter, seed, ids)
-        for (row, col), card_id in places:
-            entry = Fields({"at": [row, col], "card": card_id}, fields.file, fields.name("deal"), CARD_FIELDS,
-                           *fields.position("deal"))
-            self._describe(state, (state.chapter, row, col), entry)
-        state.facts.extend(fact("left_out", state.chapter, card_id) for card_id in left_out)
+        shuffler = random.Random(seed)
+        for chapter in range(state.chapter, 4):
+            ids = [c.id for c in state.real_cards.all_cards()
+                   if c.type == "chapter_card" and c.extra.get("chapter") == chapter]
+            places, left_out = dealt(chapter, shuffler, ids)
+            for (row, col), card_id in places:
+                entry = Fields({"at": [row, col], "card": card_id}, fields.file, fields.name("deal"), CARD_FIELDS,
+                               *fields.position("deal"))
+                self._describe(state, (chapter, row, col), entry)
+            state.facts.extend(fact("left_out", chapter, card_id) for card_id in left_out)
 
     def _cards(self, state: State, fields: Fields) -> None:
         """The `cards:` entries: what a card of the layout in play is (colour, race symbols, coin cost, the chaining
@@ -514,7 +516,7 @@ class Dfm:
     def _describe(self, state: State, where: tuple[int, int, int], card: Fields) -> None:
         """The facts of one described card of the layout (`cards:` entry, or a place of a deal)."""
         if card.has("card"):
-            real = self._real_card(state, card)
+            real = self._real_card(state, card, where[0])
             state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
             state.facts.extend(fact("card_effect", *where, Const(e)) for e in real.pop("effects"))
             state.facts.extend(fact(predicate, *where, n) for predicate, n in real.pop("counts").items() if n)

@@ -84,11 +84,20 @@ def action_of(play: str, player: str) -> dict[str, Any]:
 
 
 def _start(start: dict[str, Any] | None) -> dict[str, Any]:
-    """The game a playout starts from, without actions: the setup's, or the chapter, turn and state of `start`."""
+    """The game a playout starts from, without actions: the setup's, or the catalog, chapter, turn and state of
+    `start`."""
     game = written_game(0)
     if start is not None:
-        game |= {key: start[key] for key in ("chapter", "turn", "state") if key in start}
+        game |= {key: start[key] for key in ("catalog", "chapter", "turn", "state") if key in start}
     return game
+
+
+def dealt_start(seed: int) -> dict[str, Any]:
+    """The setup's state on the base game's real cards (`catalog: vermihunter`, imported into the card store): the
+    three chapters dealt from the seed, Sauron to begin (assumption sauron_begins). It places nobody on the Ring
+    track, for where the Nazgul start is an open question of the base game (facts/dfm/open_questions.lp,
+    nazgul_start): the cards' steps are counted, the Quest of the Ring is not judged."""
+    return {"catalog": "vermihunter", "chapter": 1, "turn": "sauron", "state": {**setup_state(), "deal": seed}}
 
 
 def _table(start: dict[str, Any] | None) -> Any:
@@ -140,4 +149,4 @@ def playout(seed: int, limit: int = 400, start: dict[str, Any] | None = None) ->
     return game
 
 
-__all__ = ["action_of", "playout", "setup_state", "written_game"]
+__all__ = ["action_of", "dealt_start", "playout", "setup_state", "written_game"]

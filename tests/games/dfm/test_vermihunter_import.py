@@ -6,12 +6,14 @@ which every effect type and field not read is named with its place. A value of t
 from __future__ import annotations
 
 import json
+import random
 from pathlib import Path
 from typing import Any
 
 import pytest
 
 from conftest import ROOT
+from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.games.dfm import importer
 
@@ -136,11 +138,27 @@ def test_a_deal_lays_twenty_of_the_chapters_cards_the_same_way_for_one_seed() ->
     cards, _ = importer.read(DATA)
     for chapter in (1, 2, 3):
         ids = [c.id for c in cards if c.type == "chapter_card" and c.extra["chapter"] == chapter]
-        places, left_out = dealt(chapter, 7, ids)
+        places, left_out = dealt(chapter, random.Random(7), ids)
         assert len(places) == sum(layout_rows()[chapter]) == 20 and len(left_out) == 3
         assert sorted([c for _, c in places] + left_out) == sorted(ids)
-        assert dealt(chapter, 7, list(reversed(ids))) == (places, left_out)
-        assert dealt(chapter, 8, ids) != (places, left_out)
+        assert dealt(chapter, random.Random(7), list(reversed(ids))) == (places, left_out)
+        assert dealt(chapter, random.Random(8), ids) != (places, left_out)
+
+
+def test_a_deal_lays_the_chapters_after_the_one_in_play_too() -> None:
+    """A table dealt in chapter 2 deals chapter 3 as well (its cards by their chapter), not chapter 1; the chapter in
+    play is dealt as it would be alone, first from the seed."""
+    from pyengine.games.dfm.game import dealt
+
+    state = api.load({"game": "dfm", "catalog": "vermihunter", "chapter": 2, "turn": "fellowship",
+                      "state": {"deal": 7}, "questions": [{"id": "q", "ask": "tokens"}]}).state
+    colours = [str(f) for f in state.facts if f.name == "card_colour"]
+    left_out = sorted(str(f) for f in state.facts if f.name == "left_out")
+    assert len(colours) == 40 and {c.split(",")[0] for c in colours} == {"card_colour(2", "card_colour(3"}
+    assert left_out[0].startswith("left_out(2,") and left_out[-1].startswith("left_out(3,") and len(left_out) == 6
+    cards, _ = importer.read(DATA)
+    alone = dealt(2, random.Random(7), [c.id for c in cards if c.type == "chapter_card" and c.extra["chapter"] == 2])
+    assert sorted(f'left_out(2,"{c}").' for c in alone[1]) == left_out[:3]
 
 
 @pytest.mark.parametrize(("state", "top", "message"), [
