@@ -98,8 +98,8 @@ RANDOM_CHOICES = {("warg", "enter"): "ally", ("arwen", "enter"): "colour"}
 OUTCOME_TEMPLATES = [(ally, effect, {}, [(name, CHOICES[ally, effect][name])])
                      for (ally, effect), name in RANDOM_CHOICES.items()]
 ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
-ACTION_FIELDS = {"player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
-                 "alliance", "move", "begin", *{
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "end_turn", "move_nazgul", "move_ring",
+                 "landmark", "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
@@ -119,7 +119,8 @@ DATA_RACES = {"humans": "men"}
 COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
                    ("take_enemy_coins", "coins_to_take", "card_enemy_coins"),
                    ("move_on_the_ring_quest_track", "move_count", "card_ring_moves"),
-                   ("place_units_on_central_board", "units_to_place", "card_units"))
+                   ("place_units_on_central_board", "units_to_place", "card_units"),
+                   ("take_enemy_unit_from_central_board", "units_to_take", "card_enemy_units"))
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -160,6 +161,10 @@ def _play_words(option: clingo.Symbol) -> str:
     if option.name == "place":
         row, col, region = option.arguments
         return f"take {row.number}.{col.number} play region={region.string}"
+    if option.name == "remove":
+        row, col, *regions = option.arguments
+        named = ",".join(r.string for r in regions if r.type == clingo.SymbolType.String)
+        return f"take {row.number}.{col.number} play remove={named}"
     if option.name == "landmark":
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -278,7 +283,7 @@ class Dfm:
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
-        "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region"}
+        "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -299,8 +304,8 @@ class Dfm:
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"},
-        "allowed": {"at", "player", "call", "effect", "take", "use", "end_turn", "move_nazgul", "move_ring", "landmark",
-                    "alliance", "move", "begin",
+        "allowed": {"at", "player", "call", "effect", "take", "use", "remove", "end_turn", "move_nazgul", "move_ring",
+                    "landmark", "alliance", "move", "begin",
                     *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
         "plays": {"player", "at"}, "outcomes": {"step"}, "winner": {"after"},
@@ -624,14 +629,11 @@ class Dfm:
             line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
             row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
             use = action.choice("use", ("play", "discard"), default="play")
-            if not action.has("region"):
-                return term("take", row, col, Const(use or "play")), [], f"{player} takes card {row}.{col} to {use}"
-            if use != "play":
-                raise action.error("region", "a discarded card places no units",
-                                   expected="region: only beside a card taken to play")
-            region = self._choice(action, "region", "region")
-            return (term("take", row, col, Const("play")), [("region", region)],
-                    f"{player} takes card {row}.{col} to play, its units to {region}")
+            choices = self._take_choices(action, use or "play")
+            words = "".join(f", its units to {v}" if n == "region" else f", an opponent's unit from {v}"
+                            for n, v in choices)
+            return (term("take", row, col, Const(use or "play")), choices,
+                    f"{player} takes card {row}.{col} to {use}{words}")
         if kind == "alliance":
             trigger = action.choice("alliance", ("pair", "three"), required=True) or "pair"
             race = action.choice("race", RACES, required=True) or ""
@@ -648,6 +650,27 @@ class Dfm:
         if not action.flag(kind, True):
             raise action.error(kind, "is false", expected=f"{kind}: true")
         return Const(kind), [], f"{player} {kind.replace('_', ' ')}"
+
+    def _take_choices(self, action: Fields, use: str) -> list[tuple[str, Value]]:
+        """What a take of a real card to play names for its units (rules/dfm/card_units.lp): `region:` where a red
+        card's units go, `remove:` the regions of the opponent's units a card takes (a region twice for two units
+        there), as the choices region, remove1 and remove2."""
+        choices: list[tuple[str, Value]] = []
+        for key in ("region", "remove"):
+            if action.has(key) and use != "play":
+                raise action.error(key, "a discarded card does nothing to units",
+                                   expected=f"{key}: only beside a card taken to play")
+        if action.has("region"):
+            choices.append(("region", self._choice(action, "region", "region")))
+        if action.has("remove"):
+            line, column = action.data.key_at("remove") if hasattr(action.data, "key_at") else (None, None)
+            regions = action.raw("remove")
+            if not isinstance(regions, list) or not 1 <= len(regions) <= 2:
+                raise InputError(f"got {regions!r}", file=action.file, line=line, column=column,
+                                 field=action.name("remove"), expected="a list of one or two regions, such as [gondor]")
+            choices += [(f"remove{n}", board_name(r, "region", file=action.file, line=line, column=column,
+                                                  field=action.name("remove"))) for n, r in enumerate(regions, 1)]
+        return choices
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         steps = len(state.actions)
@@ -818,6 +841,11 @@ class Dfm:
             row, col, region = option.arguments
             return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
                     f"it, its units to {region.string}")
+        if option.name == "remove":
+            row, col, *regions = option.arguments
+            named = " and ".join(r.string for r in regions if r.type == clingo.SymbolType.String)
+            return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
+                    f"it, taking the opponent's units from {named}")
         if option.name == "landmark":
             return f"use the Landmark tile of {_value_words(option.arguments[0])}"
         if option.name == "alliance":
@@ -920,6 +948,8 @@ class Dfm:
         elif term.name == "take":
             action |= {"take": [term.arguments[0].number, term.arguments[1].number], "use": str(term.arguments[2])}
             action |= {name: plain(value) for name, value in choices.items() if name == "region"}
+            removed = [plain(choices[n]) for n in ("remove1", "remove2") if n in choices]
+            action |= {"remove": removed} if removed else {}
         elif term.name == "landmark":
             action["landmark"] = plain(term.arguments[0])
         elif term.name == "alliance":
@@ -1006,6 +1036,7 @@ EVIDENCE_WORDS = {
     "winner": "{0} wins", "draw": "a draw", "effect": "the card's effect: {0}", "skill": "skill {0}: {1}",
     "lost": "{0} loses coins: {1}", "units": "{0}'s units in {1}: {2}",
     "moves": "{0} move on the Ring track, steps: {1}", "space": "Ring-track space {0}",
+    "board": "{0}'s units on the board: {1}", "held": "{0}'s units in {1}", "remove": "units to name: {0}",
 }
 
 

@@ -41,8 +41,9 @@ BATCH = 1500
 
 
 def _domain(kind: str, chapter: int) -> tuple[str, ...]:
-    """Every value a choice of this kind can take, from the game's definitions."""
-    cards = tuple(f"{row}.{card}" for row, length in enumerate(layout_rows()[chapter], 1)
+    """Every value a choice of this kind can take, from the game's definitions (the cards of chapter 1's layout
+    during the setup, chapter 0, which ends by laying it out)."""
+    cards = tuple(f"{row}.{card}" for row, length in enumerate(layout_rows()[max(chapter, 1)], 1)
                   for card in range(1, length + 1))
     return {"region": REGIONS, "race": RACES, "ally": tuple(ALLIES), "tile": TILES, "colour": COLOURS,
             "card": cards}.get(kind, ())
