@@ -6,6 +6,7 @@ the setup. Base-game facts are assumptions kept in facts/dfm/base_game.lp."""
 from __future__ import annotations
 
 import random
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -66,6 +67,9 @@ FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "ente
 OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
                     ("warg", "exit"): {"copy"},
                     ("arwen", "enter"): {"colour"}, ("arwen", "exit"): {"colour"}}
+# The skills grey cards give and chapter cards ask (base-game assumption card_skills), in the order of their bits
+# in rules/dfm/card_skills.lp.
+SKILLS = ("ruse", "strength", "courage", "knowledge", "leadership")
 # The colours of chapter cards (base-game assumption discard_pile).
 COLOURS = ("grey", "yellow", "blue", "green", "red", "purple")
 # The kinds of a choice named by a word, with their words (the board's kinds are in BOARD).
@@ -103,11 +107,14 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "end_turn"
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
-                "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal"}
+                "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
+                "skill_choices"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
-# The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once).
-STATE_PARTS = {key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")}
+# The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
+# a player's grey cards on real cards come with their skills).
+STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")},
+               **{key: {"grey", "skills", "skill_choices"} for key in ("grey", "skills", "skill_choices")}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
 CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card"}
 # The catalogs of real base-game cards a Duel scenario may name (`catalog:`), each a source of the card store.
@@ -127,7 +134,7 @@ NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
     "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
     "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": (), "discarded": ("colour",),
-    "pairs_used": ("faction", "race")}
+    "pairs_used": ("faction", "race"), "skills": ("faction", "skill")}
 BOOLEAN: dict[str, tuple[str, ...]] = {
     "turn": ("faction",), "called": ("faction",), "taken": ("number", "number"), "open_tile": ("tile",),
     "owned": ("tile", "faction"), "locked": ("race", "faction"), "locked_by": ("race", "faction"),
@@ -143,7 +150,7 @@ DERIVED = {"chapter", "face_up", "available", "eagle_at"}
 EAGLE_PLACES = (*FACTIONS, "top", "bottom")
 # The words of each kind of argument.
 WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play"),
-         "colour": COLOURS, "eagle_place": EAGLE_PLACES}
+         "colour": COLOURS, "eagle_place": EAGLE_PLACES, "skill": SKILLS}
 
 
 # The actions without parameters, in words.
@@ -283,7 +290,8 @@ class Dfm:
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
-        "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units"}
+        "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_skill_gain",
+        "card_skill_either", "skill_set"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -295,7 +303,7 @@ class Dfm:
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
                                              "alliance.lp", "card_effects.lp", "card_coins.lp", "card_ring.lp",
-                                             "card_units.lp",
+                                             "card_units.lp", "card_skills.lp",
                                              "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
@@ -387,6 +395,7 @@ class Dfm:
         for key in ("grey", "extra_turns"):
             for player, n in self._numbers(fields, key, FACTIONS).items():
                 facts.append(fact("init_num", term(key, Const(player)), n))
+        self._skills(state, fields)
         allies = fields.sub("allies", set(FACTIONS))
         for player in FACTIONS:
             sub = allies.sub(player, set(ALLY_STATES))
@@ -435,6 +444,37 @@ class Dfm:
             tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
             facts.append(fact("init", term("open_tile", tile)))
 
+    def _skills(self, state: State, fields: Fields) -> None:
+        """`skills:` (each player's skills, by name) and `skill_choices:` (each player's grey cards that give one
+        skill among several, each a list of those skills), for a real card's skill cost (rules/dfm/card_skills.lp).
+        On real cards, a player's grey cards (`grey:`) must come with their skills: a skill cost never rests on
+        skills the state leaves out."""
+        facts = state.facts
+        grey = self._numbers(fields, "grey", FACTIONS)
+        for player, n in grey.items():
+            named = player in fields.mapping("skills") or player in fields.mapping("skill_choices")
+            if state.real_cards is not None and n and not named:
+                raise fields.sub("grey", set(FACTIONS)).error(
+                    player, f"{player} has {n} grey cards whose skills the state does not name",
+                    expected=f"skills: {{{player}: {{SKILL: N, ...}}}} or skill_choices: {{{player}: [[SKILL, ...]]}}"
+                             " beside grey:, for the skill costs of the real cards")
+        skills = fields.sub("skills", set(FACTIONS))
+        for player in FACTIONS:
+            for skill, n in self._numbers(skills, player, SKILLS).items():
+                facts.append(fact("init_num", term("skills", Const(player), Const(skill)), n))
+        choices = fields.sub("skill_choices", set(FACTIONS))
+        for player in FACTIONS:
+            counted: dict[tuple[str, ...], int] = {}
+            for item, line, column, path in choices.items(player):
+                if not (isinstance(item, list) and len(item) >= 2 and len(set(item)) == len(item)
+                        and all(s in SKILLS for s in item)):
+                    raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                     expected="a list of two or more different skills: " + ", ".join(SKILLS))
+                key = tuple(s for s in SKILLS if s in item)
+                counted[key] = counted.get(key, 0) + 1
+            for key, n in counted.items():
+                facts += [fact("init_num", term("either", Const(player), skill_set(key)), n), *skill_set_facts(key)]
+
     @staticmethod
     def _real_cards(fields: Fields) -> Any:
         """The store's real base-game cards the scenario names with `catalog:`, or None."""
@@ -472,7 +512,11 @@ class Dfm:
                   for effect, field, predicate in COUNTED_EFFECTS}
         regions = sorted({r for e in found.extra["effects"] if e["type"] == "place_units_on_central_board"
                           for r in e["possible_regions_to_place"]})
+        gains = [e["skills"] for e in found.extra["effects"] if e["type"] == "gain_skill"]
+        fixed = {s: sum(g[s] for g in gains if not g.get("optional")) for s in SKILLS}
+        either = [[s for s in SKILLS if g[s]] for g in gains if g.get("optional")]
         return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts, "regions": regions,
+                "gains": {s: n for s, n in fixed.items() if n}, "either": either,
                 "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
                 "chain": found.extra["chain"], "free_with": found.extra["free_with"],
                 "skills": {s: n for s, n in found.extra["skills"].items()
@@ -526,6 +570,9 @@ class Dfm:
             state.facts.extend(fact("card_effect", *where, Const(e)) for e in real.pop("effects"))
             state.facts.extend(fact(predicate, *where, n) for predicate, n in real.pop("counts").items() if n)
             state.facts.extend(fact("card_units_region", *where, r) for r in real.pop("regions"))
+            state.facts.extend(fact("card_skill_gain", *where, Const(s), n) for s, n in real.pop("gains").items())
+            for skills in real.pop("either"):
+                state.facts += [fact("card_skill_either", *where, skill_set(skills)), *skill_set_facts(skills)]
             card = Fields({k: v for k, v in real.items() if v is not None}, card.file, card.name("card"),
                           CARD_FIELDS, *card.position("card"))
         if card.has("colour"):
@@ -911,7 +958,7 @@ class Dfm:
                     state["units"].setdefault(inner[0], {})[inner[1]] = value
                 elif fluent.name == "stack":
                     state["stacks"][inner[0]] = value
-                elif fluent.name in ("alliance", "symbols"):
+                elif fluent.name in ("alliance", "symbols", "skills"):
                     state.setdefault(fluent.name, {}).setdefault(inner[0], {})[inner[1]] = value
             elif atom.name == "init":
                 fluent = args[0]
@@ -1019,7 +1066,8 @@ FLUENT_WORDS = {
     "fortress": "{0}'s Fortress in region {1}",
     "taken": "the card at row {0}, column {1} taken", "turn": "{0}'s turn", "open_tile": "tile {0} open",
     "eagle_at": "the Eagle at {0}", "reserve": "the Power token reserve", "nazgul": "the Nazgul's place",
-    "ring": "the Ring's place", "discard_pile": "cards in the discard pile",
+    "ring": "the Ring's place", "discard_pile": "cards in the discard pile", "skills": "{0}'s {1} skill",
+    "either": "{0}'s cards of one skill among {1}",
     **{status: "{0}'s ally {1} " + status.replace("_", " ") for status in ALLY_STATES},
 }
 
@@ -1037,7 +1085,21 @@ EVIDENCE_WORDS = {
     "lost": "{0} loses coins: {1}", "units": "{0}'s units in {1}: {2}",
     "moves": "{0} move on the Ring track, steps: {1}", "space": "Ring-track space {0}",
     "board": "{0}'s units on the board: {1}", "held": "{0}'s units in {1}", "remove": "units to name: {0}",
+    "asks": "the card asks skill {0}: {1}", "skills_missing": "skills missing, a coin each: {0}",
+    "price": "{0} must pay coins: {1}", "missing": "skill {0} missing: {1}",
+    "paid": "coins for the skills missing: {0}", "either": "a card of one skill among {0}",
 }
+
+
+def skill_set(skills: Iterable[str]) -> Term:
+    """The term of a set of skills a grey card gives one of: one_of(S1, S2, ...) in the order of SKILLS."""
+    chosen = set(skills)
+    return term("one_of", *(Const(s) for s in SKILLS if s in chosen))
+
+
+def skill_set_facts(skills: Iterable[str]) -> list[Fact]:
+    """The members of a set of skills (skill_set/2)."""
+    return [fact("skill_set", skill_set(skills), Const(s)) for s in SKILLS if s in set(skills)]
 
 
 def fluent_words(fluent: clingo.Symbol) -> str:

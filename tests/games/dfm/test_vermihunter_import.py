@@ -174,3 +174,27 @@ def test_a_deal_that_cannot_be_made_is_a_located_error(cli, tmp_path: Path, stat
     table.write_text(f"game: dfm\n{top}state:\n{state}questions:\n  - {{ask: tokens, expect: 8}}\n", encoding="utf-8")
     code, _, err = cli("check", str(table))
     assert code == 2 and "deal.yaml:" in err and message in err
+
+
+@pytest.mark.parametrize(("state", "top", "message"), [
+    ("  grey: {sauron: 1}\n", "catalog: vermihunter\n", "sauron has 1 grey cards whose skills the state does not name"),
+    ("  skills: {fellowship: {cunning: 1}}\n", "", "cunning"),
+    ("  skill_choices: {fellowship: [[ruse]]}\n", "", "a list of two or more different skills"),
+    ("  skill_choices: {fellowship: [[ruse, ruse]]}\n", "", "a list of two or more different skills"),
+    ("  skills: {fellowship: {ruse: -1}}\n", "", "ruse"),
+])
+def test_skills_the_state_cannot_give_are_a_located_error(cli, tmp_path: Path, state: str, top: str,
+                                                          message: str) -> None:
+    table = tmp_path / "skills.yaml"
+    table.write_text(f"game: dfm\n{top}state:\n{state}questions:\n  - {{ask: tokens, expect: 8}}\n", encoding="utf-8")
+    code, _, err = cli("check", str(table))
+    assert code == 2 and "skills.yaml:" in err and message in err, err
+
+
+def test_grey_cards_with_their_skills_named_are_read(cli, tmp_path: Path) -> None:
+    table = tmp_path / "skills.yaml"
+    table.write_text("game: dfm\ncatalog: vermihunter\nstate:\n  grey: {sauron: 2}\n  skills: {sauron: {ruse: 1}}\n"
+                     "  skill_choices: {sauron: [[strength, courage]]}\nquestions:\n"
+                     "  - {ask: value, of: [skills, sauron, ruse], expect: 1}\n", encoding="utf-8")
+    code, _, err = cli("check", str(table))
+    assert code == 0, err
