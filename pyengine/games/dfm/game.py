@@ -102,7 +102,7 @@ RANDOM_CHOICES = {("warg", "enter"): "ally", ("arwen", "enter"): "colour"}
 OUTCOME_TEMPLATES = [(ally, effect, {}, [(name, CHOICES[ally, effect][name])])
                      for (ally, effect), name in RANDOM_CHOICES.items()]
 ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
-ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "end_turn", "move_nazgul", "move_ring",
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "end_turn", "move_nazgul", "move_ring",
                  "landmark", "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
@@ -127,7 +127,8 @@ COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
                    ("take_enemy_coins", "coins_to_take", "card_enemy_coins"),
                    ("move_on_the_ring_quest_track", "move_count", "card_ring_moves"),
                    ("place_units_on_central_board", "units_to_place", "card_units"),
-                   ("take_enemy_unit_from_central_board", "units_to_take", "card_enemy_units"))
+                   ("take_enemy_unit_from_central_board", "units_to_take", "card_enemy_units"),
+                   ("move_units_on_central_board", "units_to_move", "card_moves"))
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -172,6 +173,11 @@ def _play_words(option: clingo.Symbol) -> str:
         row, col, *regions = option.arguments
         named = ",".join(r.string for r in regions if r.type == clingo.SymbolType.String)
         return f"take {row.number}.{col.number} play remove={named}"
+    if option.name == "shift":
+        row, col, *regions = option.arguments[:4]
+        removed = ",".join(r.string for r in regions if r.type == clingo.SymbolType.String)
+        moved = ",".join("-".join(a.string for a in m.arguments) for m in option.arguments[4:] if m.arguments)
+        return f"take {row.number}.{col.number} play" + (f" remove={removed}" if removed else "") + f" moves={moved}"
     if option.name == "landmark":
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -263,6 +269,13 @@ def board_name(value: Any, kind: str, **where: Any) -> str:
                      suggestion=closest(value, BOARD[kind]) if isinstance(value, str) else None, **where)
 
 
+def _take_words(name: str, value: Value) -> str:
+    """A choice of a take to play in words: where a red card's units go, an opponent's unit taken, a unit moved."""
+    if isinstance(value, Term):
+        return ", a unit of theirs from {} to {}".format(*value.args)
+    return f", its units to {value}" if name == "region" else f", an opponent's unit from {value}"
+
+
 def _value_words(value: clingo.Symbol) -> str:
     """A choice's value in a play id: a region by name, a card c(R, C) as R.C, a connection c(A, B) as A-B."""
     if value.type == clingo.SymbolType.String:
@@ -290,8 +303,8 @@ class Dfm:
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
-        "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_skill_gain",
-        "card_skill_either", "skill_set"}
+        "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
+        "card_skill_gain", "card_skill_either", "skill_set"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -677,8 +690,7 @@ class Dfm:
             row, col = self._position(action.raw("take"), action, action.name("take"), line, column)
             use = action.choice("use", ("play", "discard"), default="play")
             choices = self._take_choices(action, use or "play")
-            words = "".join(f", its units to {v}" if n == "region" else f", an opponent's unit from {v}"
-                            for n, v in choices)
+            words = "".join(_take_words(name, value) for name, value in choices)
             return (term("take", row, col, Const(use or "play")), choices,
                     f"{player} takes card {row}.{col} to {use}{words}")
         if kind == "alliance":
@@ -701,9 +713,10 @@ class Dfm:
     def _take_choices(self, action: Fields, use: str) -> list[tuple[str, Value]]:
         """What a take of a real card to play names for its units (rules/dfm/card_units.lp): `region:` where a red
         card's units go, `remove:` the regions of the opponent's units a card takes (a region twice for two units
-        there), as the choices region, remove1 and remove2."""
+        there), `moves:` the movements of the player's units a card makes, as the choices region, remove1 and
+        remove2, moved1 to moved3."""
         choices: list[tuple[str, Value]] = []
-        for key in ("region", "remove"):
+        for key in ("region", "remove", "moves"):
             if action.has(key) and use != "play":
                 raise action.error(key, "a discarded card does nothing to units",
                                    expected=f"{key}: only beside a card taken to play")
@@ -717,6 +730,17 @@ class Dfm:
                                  field=action.name("remove"), expected="a list of one or two regions, such as [gondor]")
             choices += [(f"remove{n}", board_name(r, "region", file=action.file, line=line, column=column,
                                                   field=action.name("remove"))) for n, r in enumerate(regions, 1)]
+        if action.has("moves"):
+            line, column = action.data.key_at("moves") if hasattr(action.data, "key_at") else (None, None)
+            moves = action.raw("moves")
+            if not (isinstance(moves, list) and 1 <= len(moves) <= 3
+                    and all(isinstance(m, list) and len(m) == 2 for m in moves)):
+                raise InputError(f"got {moves!r}", file=action.file, line=line, column=column,
+                                 field=action.name("moves"),
+                                 expected="a list of one to three movements [from, to], such as [[arnor, lindon]]")
+            choices += [(f"moved{n}", term("m", *(board_name(r, "region", file=action.file, line=line, column=column,
+                                                             field=action.name("moves")) for r in move)))
+                        for n, move in enumerate(moves, 1)]
         return choices
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
@@ -997,6 +1021,8 @@ class Dfm:
             action |= {name: plain(value) for name, value in choices.items() if name == "region"}
             removed = [plain(choices[n]) for n in ("remove1", "remove2") if n in choices]
             action |= {"remove": removed} if removed else {}
+            moved = [[plain(a) for a in choices[n].arguments] for n in ("moved1", "moved2", "moved3") if n in choices]
+            action |= {"moves": moved} if moved else {}
         elif term.name == "landmark":
             action["landmark"] = plain(term.arguments[0])
         elif term.name == "alliance":

@@ -58,8 +58,9 @@ def action_of(play: str, player: str) -> dict[str, Any]:
     if words[0] == "take":
         row, card = words[1].split(".")
         action |= {"take": [int(row), int(card)], "use": words[2]}
-        for name, value in (w.split("=", 1) for w in words[3:]):  # region=X, remove=X,Y: a card's units
-            action[name] = value.split(",") if name == "remove" else value
+        for name, value in (w.split("=", 1) for w in words[3:]):  # region=X, remove=X,Y, moves=A-B,...: units
+            action[name] = {"remove": value.split(","), "moves": [m.split("-") for m in value.split(",")]}.get(
+                name, value)
         return action
     if words[0] == "landmark":
         return action | {"landmark": words[1]}
