@@ -325,7 +325,8 @@ class Dfm:
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"},
-        "allowed": {"at", "player", "call", "effect", "take", "use", "remove", "end_turn", "move_nazgul", "move_ring",
+        "allowed": {"at", "player", "call", "effect", "take", "use", "remove", "moves", "end_turn", "move_nazgul",
+                    "move_ring",
                     "landmark", "alliance", "move", "begin",
                     *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
@@ -917,6 +918,14 @@ class Dfm:
             named = " and ".join(r.string for r in regions if r.type == clingo.SymbolType.String)
             return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
                     f"it, taking the opponent's units from {named}")
+        if option.name == "shift":
+            row, col, *regions = option.arguments[:4]
+            named = " and ".join(r.string for r in regions if r.type == clingo.SymbolType.String)
+            moved = ", ".join("from {} to {}".format(*(a.string for a in m.arguments))
+                              for m in option.arguments[4:] if m.arguments)
+            taking = f"taking the opponent's units from {named}, " if named else ""
+            return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
+                    f"it, {taking}moving a unit of its player's {moved}")
         if option.name == "landmark":
             return f"use the Landmark tile of {_value_words(option.arguments[0])}"
         if option.name == "alliance":
