@@ -217,7 +217,7 @@ def _read_moment(scenario: Scenario, atoms: Atoms, t: int, kb: kbase.KnowledgeBa
                               ("open_tile", tile) in flags, owner, values.get(("tok", ("tile", tile)), 0)))
     connections = [Connection([a, b], values.get(("tok", ("conn", a, b)), 0),
                               [p for p in FACTIONS if ("blocked", a, b, p) in flags or ("blocked", b, a, p) in flags])
-                   for a, b in sorted(atoms.all("connected"))]
+                   for a, b in sorted(atoms.all("board_link"))]
     allies = {p: {s: sorted(f[2] for f in flags if isinstance(f, tuple) and f[:2] == (s, p)) for s in ALLY_STATES}
               for p in FACTIONS}
     step = _step(scenario, atoms, t - 1, kb) if t > 0 else None

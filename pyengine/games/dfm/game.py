@@ -116,7 +116,7 @@ ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")},
                **{key: {"grey", "skills", "skill_choices"} for key in ("grey", "skills", "skill_choices")}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
-CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card"}
+CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card", "skills"}
 # The catalogs of real base-game cards a Duel scenario may name (`catalog:`), each a source of the card store.
 REAL_CARD_SOURCES = ("vermihunter",)
 # A race as the real cards' data names it, where the Duel's words differ (the data's Humans are the Men).
@@ -304,7 +304,7 @@ class Dfm:
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
-        "card_skill_gain", "card_skill_either", "skill_set"}
+        "card_skill_gain", "card_skill_either", "skill_set", "board_kind"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -313,7 +313,8 @@ class Dfm:
     timeline: ClassVar[bool] = True
     # A moment of the Duel has no cards in play to find active (the conformance kit leaves the game out).
     activity_view: ClassVar[str | None] = None
-    base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "calls.lp", "turns.lp", "allies_sauron.lp",
+    base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "connections.lp", "calls.lp", "turns.lp",
+                                             "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
                                              "alliance.lp", "card_effects.lp", "card_coins.lp", "card_ring.lp",
                                              "card_units.lp", "card_skills.lp",
@@ -438,12 +439,7 @@ class Dfm:
             for item, line, column, path in fortresses.items(player):
                 region = board_name(item, "region", file=fields.file, line=line, column=column, field=path)
                 facts.append(fact("init", term("fortress", Const(player), region)))
-        for item, line, column, path in fields.items("connections"):
-            if not (isinstance(item, list) and len(item) == 2):
-                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                                 expected="a pair of region names, e.g. [gondor, rohan]")
-            ends = [board_name(r, "region", file=fields.file, line=line, column=column, field=path) for r in item]
-            facts.append(fact("connected", *ends))
+        self._connections(facts, fields)
         for item, line, column, path in fields.items("flags"):
             fluent = self._fluent_term(item, fields, "flags")
             if fluent.name not in BOOLEAN or fluent.name in DERIVED:
@@ -457,6 +453,25 @@ class Dfm:
         for item, line, column, path in fields.items("tiles"):
             tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
             facts.append(fact("init", term("open_tile", tile)))
+
+    @staticmethod
+    def _connections(facts: list[Fact], fields: Fields) -> None:
+        """`connections:`, the pairs of regions the scenario's board joins, or `standard`, the base game's board
+        (rules/dfm/connections.lp)."""
+        given = fields.data.get("connections")
+        if isinstance(given, str):
+            if given != "standard":
+                raise fields.error("connections", f"got {given!r}",
+                                   expected="standard (the base game's board) or a list of pairs of regions",
+                                   suggestion=closest(given, ("standard",)))
+            facts.append(fact("board_kind", Const("standard")))
+            return
+        for item, line, column, path in fields.items("connections"):
+            if not (isinstance(item, list) and len(item) == 2):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="a pair of region names, e.g. [gondor, rohan]")
+            ends = [board_name(r, "region", file=fields.file, line=line, column=column, field=path) for r in item]
+            facts.append(fact("connected", *ends))
 
     def _skills(self, state: State, fields: Fields) -> None:
         """`skills:` (each player's skills, by name) and `skill_choices:` (each player's grey cards that give one
@@ -601,6 +616,8 @@ class Dfm:
         state.facts.extend(fact("card_symbol", *where, Const(race), n) for race, n in symbols.items())
         if card.has("cost"):
             state.facts.append(fact("card_cost", *where, card.whole("cost", 0, minimum=0, maximum=MAX_POSITION)))
+        state.facts.extend(fact("card_skill_cost", *where, Const(s), n)
+                           for s, n in self._numbers(card, "skills", SKILLS).items() if n)
         for key, predicate in (("chain", "card_chain"), ("free_with", "card_free_with")):
             if card.has(key):
                 state.facts.append(fact(predicate, *where, card.text(key, required=True) or ""))
@@ -969,8 +986,17 @@ class Dfm:
         turn, actions, choices = "fellowship", [], {}
         for atom in facts:
             args = atom.arguments
-            if atom.name == "connected":
+            if atom.name == "connected" and state["connections"] != "standard":
                 state["connections"].append([plain(a) for a in args])
+            elif atom.name == "board_kind":
+                state["connections"] = "standard"
+            elif atom.name == "card_skill_cost":
+                row, col = args[1].number, args[2].number
+                entry = next((c for c in state.setdefault("cards", []) if c["at"] == [row, col]), None)
+                if entry is None:
+                    entry = {"at": [row, col], "skills": {}}
+                    state["cards"].append(entry)
+                entry["skills"][plain(args[3])] = args[4].number
             elif atom.name == "given_reserve":
                 state["reserve"] = args[0].number
             elif atom.name == "init_num":
@@ -993,6 +1019,9 @@ class Dfm:
                     state["stacks"][inner[0]] = value
                 elif fluent.name in ("alliance", "symbols", "skills"):
                     state.setdefault(fluent.name, {}).setdefault(inner[0], {})[inner[1]] = value
+                elif fluent.name == "either":
+                    skills = [plain(a) for a in fluent.arguments[1].arguments]
+                    state.setdefault("skill_choices", {}).setdefault(inner[0], []).extend([skills] * value)
             elif atom.name == "init":
                 fluent = args[0]
                 inner = [plain(a) for a in fluent.arguments]
@@ -1036,6 +1065,8 @@ class Dfm:
             action["landmark"] = plain(term.arguments[0])
         elif term.name == "alliance":
             action |= {"alliance": str(term.arguments[0]), "race": str(term.arguments[1])}
+        elif term.name == "move":
+            action["move"] = [plain(a) for a in term.arguments]
         else:
             action[term.name] = True
         return {"game": "dfm", "chapter": 1, "turn": turn, "state": state, "actions": [action]}
