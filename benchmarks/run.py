@@ -14,9 +14,11 @@ every shape; the web server (`pyengine serve`): its start, a warm `/api/plays` o
 against the same `plays` answered in-process, and 200 requests at concurrency 20 and at 8 (latency p50/p95,
 requests per second); the Duel for Middle-earth at game scale (a written game of 20 and of 120 actions checked,
 `plays` on the example and after 40 actions, every reading side by side, the Duel folder, ground atoms per
-action); the conformance kit: `conformance export` of the repository's scenario files and GEMP's conformance
-files against `check` of the same files, and `conformance compare` of a verdict for every question against
-reading the pack's lines. Each figure with a target carries it (`target`) and whether this run met it (`met`).
+action); the Duel on its real cards (a random playout on a dealt layout answered whole, `plays` at its middle,
+its ground atoms and solver choices); the conformance kit: `conformance export` of the repository's scenario
+files and GEMP's conformance files against `check` of the same files, and `conformance compare` of a verdict for
+every question against reading the pack's lines. Each figure with a target carries it (`target`) and whether
+this run met it (`met`).
 """
 
 from __future__ import annotations
@@ -74,6 +76,9 @@ TARGETS: dict[str, list[tuple[str, str, float]]] = {
     "dfm_plays_after_40_actions": [("median_ms", "<=", 500.0)],
     "dfm_every_reading_example": [("median_ms", "<=", 2000.0)],
     "dfm_check_scenario_folder": [("median_ms", "<=", 2000.0)],
+    # Issue 46's targets for the Duel on its real cards: a whole random game answered, `plays` at its middle.
+    "dfm_real_check_whole_game": [("median_ms", "<=", 1500.0)],
+    "dfm_real_plays_mid_game": [("median_ms", "<=", 200.0)],
     # Issue 45's targets for the conformance kit: the repository's files and GEMP's conformance files (about 2,000
     # questions) exported, and as many verdicts compared.
     "conformance_export": [("median_ms", "<=", 20000.0)],
@@ -368,17 +373,76 @@ def bench_server(catalog: str, cards: list[Any], repeats: int, requests: int) ->
         process.wait(10)
 
 
-def _ground_atoms(game: dict[str, Any]) -> int:
-    """The ground atoms of a Duel scenario's one unit, grounded moment by moment."""
+def _grounded(game: dict[str, Any]) -> Any:
+    """A Duel scenario's one unit grounded moment by moment, and solved once: its Control."""
     import clingo
 
     from pyengine import api
     from pyengine.core.engine import ground_timeline, units
 
     [unit] = units(api.load(game), {})
-    control = clingo.Control(["--warn=none"])
+    control = clingo.Control(["--warn=none", "--stats"])
     ground_timeline(control, "dfm", unit.kinds, unit.facts)
-    return len(control.symbolic_atoms)
+    control.solve()
+    return control
+
+
+def _ground_atoms(game: dict[str, Any]) -> int:
+    """The ground atoms of a Duel scenario's one unit, grounded moment by moment."""
+    return len(_grounded(game).symbolic_atoms)
+
+
+DFM_DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
+
+
+def bench_real_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
+    """The Duel on its real cards (issue 46): one random playout on a layout dealt from seed 3 (drawn first, not
+    timed; its first 10 actions in the quick run), answered whole with its questions (who won, the Power tokens
+    after every action), `plays` for the player whose turn it is at its middle, and the ground atoms and solver
+    choices of the whole game and of its first 10 actions. The data is imported into the run's store unless the
+    store already holds it (into a store of the run's own, never into a user's); without the data there is nothing
+    to measure."""
+    from pyengine.games.dfm import importer
+
+    if not (DFM_DATA / importer.FILE).is_file():
+        return []
+    if os.environ.get(store.STORE_ENV) and "vermihunter" in store.sources():
+        return _real_duel(repeats, quick)
+    kept = os.environ.get(store.STORE_ENV)
+    with tempfile.TemporaryDirectory(prefix="pyengine-bench-") as folder:
+        os.environ[store.STORE_ENV] = str(Path(folder, "catalog.sqlite"))
+        try:
+            cards, report = importer.read(DFM_DATA)
+            store.write_source("vermihunter", "dfm", str(DFM_DATA), cards, report)
+            return _real_duel(repeats, quick)
+        finally:
+            if kept is None:
+                os.environ.pop(store.STORE_ENV, None)
+            else:
+                os.environ[store.STORE_ENV] = kept
+
+
+def _real_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
+    """bench_real_duel's figures, on a store that holds the Duel's real cards."""
+    from pyengine import api
+    from pyengine.games.dfm import playouts
+
+    game = playouts.playout(3, limit=10 if quick else 400, start=playouts.dealt_start(3))
+    count = len(game["actions"])
+    middle = {**game, "actions": game["actions"][:count // 2], "questions": []}
+    results = [{"name": "dfm_real_check_whole_game", "median_ms": round(median_ms(lambda: api.answer(game), repeats),
+                                                                            1), "ratio": None, "actions": count},
+               {"name": "dfm_real_plays_mid_game", "median_ms": round(median_ms(lambda: api.plays(middle), repeats),
+                                                                          1), "ratio": None, "actions": count // 2}]
+    first = _grounded({**game, "actions": game["actions"][:10],
+                       "questions": [{"id": "tokens", "ask": "tokens", "after": min(10, count)}]})
+    whole = _grounded({**game, "questions": [{"id": "tokens", "ask": "tokens", "after": count}]})
+    atoms = {10: len(first.symbolic_atoms), count: len(whole.symbolic_atoms)}
+    results.append({"name": "dfm_real_ground_atoms_per_action", "median_ms": 0.0, "ratio": None,
+                    "atoms_10": atoms[10], f"atoms_{count}": atoms[count], "actions": count,
+                    "slope": round((atoms[count] - atoms[10]) / max(count - 10, 1), 1),
+                    "choices": int(whole.statistics["solving"]["solvers"]["choices"])})
+    return results
 
 
 def bench_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
@@ -499,6 +563,7 @@ def main(argv: list[str] | None = None) -> int:
     results += bench_search([2] if quick else [4, 5, 6], 1 if quick else 3)
     results += bench_server(catalog, cards, 5 if quick else 50, 40 if quick else 200)
     results += bench_duel(1 if quick else 5, quick)
+    results += bench_real_duel(1 if quick else 5, quick)
     results = [with_targets(r) for r in results]
     if args.json:
         print(json.dumps({"catalog": catalog, "results": results}, indent=2))
@@ -512,8 +577,11 @@ def main(argv: list[str] | None = None) -> int:
             rate += f", p95 {r['p95_ms']} ms, {r['per_second']}/s, {r['errors']} errors" if "p95_ms" in r else ""
             rate += f", {r['states']} states, {r['shapes']} shapes" if "shapes" in r else ""
             rate += f", {r['items']} questions" if r["name"].startswith("conformance_") else ""
-            rate += (f", ground atoms {r['atoms_10']} at 10 actions, {r['atoms_100']} at 100, slope {r['slope']} a step"
-                     if "slope" in r else "")
+            last = max((int(k[6:]) for k in r if k.startswith("atoms_")), default=0)
+            rate += (f", ground atoms {r['atoms_10']} at 10 actions, {r[f'atoms_{last}']} at {last}, slope {r['slope']}"
+                     " a step" if "slope" in r else "")
+            rate += f", {r['choices']} solver choices" if "choices" in r else ""
+            rate += f", {r['actions']} actions" if "actions" in r and "slope" not in r else ""
             goal = f" [target {r['target']}: {'met' if r['met'] else 'not met'}]" if "target" in r else ""
             print(f"{r['name']}: median {r['median_ms']} ms{extra}{rate}{goal}")
     return 0

@@ -29,6 +29,11 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
     assert results["server_plays_concurrency_8"]["target"] == "per_second >= 500, p95_ms <= 20"
     assert results["dfm_check_whole_game"]["median_ms"] > 0 and isinstance(results["dfm_check_whole_game"]["met"], bool)
     assert results["dfm_plays_example"]["target"] == "median_ms <= 200"
+    if (ROOT.parent / "shared" / "data" / "dfm-vermihunter").is_dir():  # the Duel on its real cards
+        real = results["dfm_real_check_whole_game"]
+        assert real["actions"] > 0 and real["target"] == "median_ms <= 1500" and isinstance(real["met"], bool)
+        assert results["dfm_real_plays_mid_game"]["target"] == "median_ms <= 200"
+        assert results["dfm_real_ground_atoms_per_action"]["choices"] == 0
     for name in ("table_query_2x20", "table_query_2x200", "table_plays_2x20_seven_in_hand", "table_every_reading_2x20"):
         assert results[name]["median_ms"] > 0 and isinstance(results[name]["met"], bool), name
     assert results["table_query_2x20"]["target"] == "median_ms <= 0.5, ratio <= 6"

@@ -304,7 +304,8 @@ class Dfm:
         "race", "box_tokens", "ally", "row", "layout_token", "region", "race_pick", "card_colour", "card_symbol",
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
-        "card_skill_gain", "card_skill_either", "skill_set", "board_kind"}
+        "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
+        "tile_effect"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -348,6 +349,8 @@ class Dfm:
         state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship",
                       real_cards=self._real_cards(fields))
         state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
+        if state.real_cards is not None:
+            state.facts += real_tiles(state.real_cards)
         given = fields.sub("state", STATE_FIELDS)
         done: set[str] = set()
         for key in given.data:  # each field apart, in the file's order (a card's colour is read with its card)
@@ -1147,14 +1150,25 @@ EVIDENCE_WORDS = {
     "conn": "the connection between {0} and {1}", "tokens": "{0}'s Power tokens: {1}", "region": "region {0}",
     "coins": "{0}'s coins: {1}", "chapter": "chapter {0}", "symbols": "{0}'s {1} race symbols",
     "reserve": "coins in the reserve: {0}", "used": "used by {0} already", "chain": "chaining symbol {0}",
-    "winner": "{0} wins", "draw": "a draw", "effect": "the card's effect: {0}", "skill": "skill {0}: {1}",
+    "winner": "{0} wins", "draw": "a draw", "effect": "effect: {0}", "skill": "skill {0}: {1}",
     "lost": "{0} loses coins: {1}", "units": "{0}'s units in {1}: {2}",
     "moves": "{0} move on the Ring track, steps: {1}", "space": "Ring-track space {0}",
     "board": "{0}'s units on the board: {1}", "held": "{0}'s units in {1}", "remove": "units to name: {0}",
-    "asks": "the card asks skill {0}: {1}", "skills_missing": "skills missing, a coin each: {0}",
+    "asks": "the cost asks skill {0}: {1}", "skills_missing": "skills missing, a coin each: {0}",
     "price": "{0} must pay coins: {1}", "missing": "skill {0} missing: {1}",
     "paid": "coins for the skills missing: {0}", "either": "a card of one skill among {0}",
 }
+
+
+def real_tiles(catalog: Any) -> list[Fact]:
+    """The Landmark tiles of a catalog of real cards: each one's skill cost and the types of its effects
+    (rules/dfm/card_skills.lp, card_effects.lp), by the tile's name."""
+    facts = []
+    for tile in (c for c in catalog.all_cards() if c.type == "landmark_tile"):
+        facts += [fact("tile_skill_cost", tile.id, Const(s), n) for s, n in tile.extra["skills"].items()
+                  if s in SKILLS and n]
+        facts += [fact("tile_effect", tile.id, Const(e)) for e in sorted({e["type"] for e in tile.extra["effects"]})]
+    return facts
 
 
 def skill_set(skills: Iterable[str]) -> Term:
