@@ -6,6 +6,7 @@ the setup. Base-game facts are assumptions kept in facts/dfm/base_game.lp."""
 from __future__ import annotations
 
 import random
+import re
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -53,7 +54,8 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
     ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
     ("elrond", "enter"): {"race": "race"}, ("elrond", "exit"): {"race": "race"},
-    ("arwen", "enter"): {"colour": "colour"}, ("arwen", "exit"): {"colour": "colour"},
+    ("arwen", "enter"): {"colour": "colour", "pile_card": "pile_card"},
+    ("arwen", "exit"): {"colour": "colour", "pile_card": "pile_card"},
     ("boromir", "enter"): {"region": "region"}, ("boromir", "exit"): {"region": "region"},
     ("lobelia", "enter"): {"region": "region", "move1": "move"},
     ("lobelia", "exit"): {"place1": "region", "place2": "region", "move1": "move", "move2": "move"},
@@ -66,7 +68,7 @@ FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "ente
 # Choices a call may leave out (Lobelia's extra movements); a `plays` question tries the call without them.
 OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
                     ("warg", "exit"): {"copy"},
-                    ("arwen", "enter"): {"colour"}, ("arwen", "exit"): {"colour"}}
+                    ("arwen", "enter"): {"colour", "pile_card"}, ("arwen", "exit"): {"colour", "pile_card"}}
 # The skills grey cards give and chapter cards ask (base-game assumption card_skills), in the order of their bits
 # in rules/dfm/card_skills.lp.
 SKILLS = ("ruse", "strength", "courage", "knowledge", "leadership")
@@ -108,15 +110,18 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
-                "skill_choices"}
+                "skill_choices", "pile"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
 # a player's grey cards on real cards come with their skills).
 STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")},
-               **{key: {"grey", "skills", "skill_choices"} for key in ("grey", "skills", "skill_choices")}}
+               **{key: {"grey", "skills", "skill_choices"} for key in ("grey", "skills", "skill_choices")},
+               **{key: {"pile", "discard_pile", "discards"} for key in ("pile", "discard_pile", "discards")}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
 CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card", "skills"}
+# A real chapter card's id: its chapter and its place among that chapter's cards in the data (docs/card-pools.md).
+REAL_CARD_ID = re.compile(r"[1-3]\.[1-9][0-9]?")
 # The catalogs of real base-game cards a Duel scenario may name (`catalog:`), each a source of the card store.
 REAL_CARD_SOURCES = ("vermihunter",)
 # A race as the real cards' data names it, where the Duel's words differ (the data's Humans are the Men).
@@ -142,11 +147,11 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
     "blocked": ("region", "region", "faction"), "protected": ("tile", "faction"),
     "forced": ("faction", "number", "number", "use"), "eagle_at": ("eagle_place",),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
-    "three_used": ("faction",),
+    "three_used": ("faction",), "in_pile": ("card_id",),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
 # Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
-# `eagle:`): they can be asked about, never given in a state's `flags:`.
-DERIVED = {"chapter", "face_up", "available", "eagle_at"}
+# `eagle:`; the discard pile's real cards, `pile:`): they can be asked about, never given in a state's `flags:`.
+DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile"}
 # Where the Eagle Alliance token can be: in front of a player, or on top of or at the bottom of the Hobbit stack.
 EAGLE_PLACES = (*FACTIONS, "top", "bottom")
 # The words of each kind of argument.
@@ -213,6 +218,8 @@ class State:
     unread: set[int] = field(default_factory=set)
     # The base game's real cards (`catalog: vermihunter`, imported into the store), which `cards:` entries may name.
     real_cards: Any = None
+    # The real cards whose data the facts already hold (real_card_colour/2, ...), by id.
+    described: set[str] = field(default_factory=set)
 
 
 @lru_cache(maxsize=1)
@@ -305,7 +312,7 @@ class Dfm:
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
-        "tile_effect"}
+        "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -359,7 +366,8 @@ class Dfm:
                 done |= part
                 with collected.part():
                     self._state(state, given.only(part))
-        state.facts += [fact("init_num", Const(name), 0) for name in ZERO_UNLESS_GIVEN if not given.has(name)]
+        state.facts += [fact("init_num", Const(name), 0) for name in ZERO_UNLESS_GIVEN
+                        if not given.has(name) and not (name == "discard_pile" and given.has("pile"))]
         for index, (item, line, column, path) in enumerate(fields.items("actions")):
             with collected.part():
                 try:
@@ -381,6 +389,8 @@ class Dfm:
 
     def _state(self, state: State, fields: Fields) -> None:
         facts = state.facts
+        if fields.has("pile"):
+            self._pile(state, fields)
         for place, n in self._numbers(fields, "tokens", TOKEN_PLACES).items():
             facts += [fact("init_num", term("tok", Const(place)), n), fact("given_tokens", Const(place))]
         for colour, n in self._numbers(fields, "discards", COLOURS).items():
@@ -547,12 +557,54 @@ class Dfm:
         gains = [e["skills"] for e in found.extra["effects"] if e["type"] == "gain_skill"]
         fixed = {s: sum(g[s] for g in gains if not g.get("optional")) for s in SKILLS}
         either = [[s for s in SKILLS if g[s]] for g in gains if g.get("optional")]
-        return {"effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts, "regions": regions,
+        return {"id": found.id, "effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts,
+                "regions": regions,
                 "gains": {s: n for s, n in fixed.items() if n}, "either": either,
                 "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
                 "chain": found.extra["chain"], "free_with": found.extra["free_with"],
                 "skills": {s: n for s, n in found.extra["skills"].items()
                            if s != "optional" and isinstance(n, int) and n}}
+
+    @staticmethod
+    def _real_data(state: State, found: Any) -> None:
+        """A real card's colour, race symbols and effect types by its id (real_card_colour/2, real_card_symbol/3,
+        real_card_effect/2), once a scenario: what Arwen reads of a card in the discard pile."""
+        if found.id in state.described:
+            return
+        state.described.add(found.id)
+        races: dict[str, int] = {}
+        for effect in found.extra["effects"]:
+            if effect["type"] == "add_support_of_a_race":
+                race = DATA_RACES.get(effect["race_to_support"], effect["race_to_support"])
+                races[race] = races.get(race, 0) + 1
+        state.facts += [fact("real_card_colour", found.id, Const(found.extra["colour"])),
+                        *(fact("real_card_symbol", found.id, Const(r), n) for r, n in races.items()),
+                        *(fact("real_card_effect", found.id, Const(e))
+                          for e in sorted({e["type"] for e in found.extra["effects"]}))]
+
+    def _pile(self, state: State, fields: Fields) -> None:
+        """`pile:`, the discard pile card by card, each a real card of the catalog (C.N): its cards lie in it
+        (in_pile/1), its count and the counts of its colours follow; `discard_pile:` and `discards:` count a pile
+        that is not given card by card, so neither goes with it."""
+        for key in ("discard_pile", "discards"):
+            if fields.has(key):
+                raise fields.error(key, f"{key}: beside pile:", expected="the pile card by card (pile:) or counted "
+                                   "(discard_pile:, discards:), not both")
+        colours: dict[str, int] = {}
+        for item, line, column, path in fields.items("pile"):
+            found = None
+            if state.real_cards is not None and isinstance(item, str):
+                found = state.real_cards.lookup_id(item)
+            if found is None or found.type != "chapter_card":
+                expected = ("a real chapter card C.N of the catalog" if state.real_cards is not None
+                            else "`catalog: vermihunter` beside `game: dfm`, for a pile of real cards")
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected=expected)
+            self._real_data(state, found)
+            state.facts.append(fact("init", term("in_pile", found.id)))
+            colours[found.extra["colour"]] = colours.get(found.extra["colour"], 0) + 1
+        state.facts += [fact("init_num", Const("discard_pile"), sum(colours.values())),
+                        *(fact("init_num", term("discarded", Const(k)), n) for k, n in colours.items())]
 
     def _deal(self, state: State, fields: Fields) -> None:
         """`deal: SEED`: the layout in play and those of the chapters after it dealt from their real cards
@@ -598,6 +650,8 @@ class Dfm:
         """The facts of one described card of the layout (`cards:` entry, or a place of a deal)."""
         if card.has("card"):
             real = self._real_card(state, card, where[0])
+            state.facts.append(fact("card_id", *where, real["id"]))
+            self._real_data(state, state.real_cards.lookup_id(real.pop("id")))
             state.facts.extend(fact("card_skill_cost", *where, Const(s), n) for s, n in real.pop("skills").items())
             state.facts.extend(fact("card_effect", *where, Const(e)) for e in real.pop("effects"))
             state.facts.extend(fact(predicate, *where, n) for predicate, n in real.pop("counts").items() if n)
@@ -674,6 +728,10 @@ class Dfm:
             if not (isinstance(value, list) and len(value) == 2):
                 raise InputError(f"got {value!r}", expected="a pair of region names [from, to]", **where)
             return term("c" if kind == "connection" else "m", *(board_name(r, "region", **where) for r in value))
+        if kind == "pile_card":
+            if not (isinstance(value, str) and REAL_CARD_ID.fullmatch(value)):
+                raise InputError(f"got {value!r}", expected="a real card's id C.N, such as \"1.3\"", **where)
+            return value
         raise AssertionError(kind)
 
     def _action(self, action: Fields, index: int) -> Action:
