@@ -134,6 +134,11 @@ COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
                    ("place_units_on_central_board", "units_to_place", "card_units"),
                    ("take_enemy_unit_from_central_board", "units_to_take", "card_enemy_units"),
                    ("move_units_on_central_board", "units_to_move", "card_moves"))
+# The effects of a real Landmark tile the encodings apply, with the field that counts and the family tile_count/3
+# names them by (rules/dfm/card_effects.lp); a tile's units go to its own region.
+TILE_FAMILIES = {"get_coins_from_reserve": ("coins_to_get", "coins"), "move_on_the_ring_quest_track": ("move_count",
+                 "ring"), "place_units_on_central_board": ("units_to_place", "units"),
+                 "move_units_on_central_board": ("units_to_move", "moves")}
 # The fluents a question or a `flags:` entry may name, with the kinds of their arguments: the game's words
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
@@ -183,6 +188,9 @@ def _play_words(option: clingo.Symbol) -> str:
         removed = ",".join(r.string for r in regions if r.type == clingo.SymbolType.String)
         moved = ",".join("-".join(a.string for a in m.arguments) for m in option.arguments[4:] if m.arguments)
         return f"take {row.number}.{col.number} play" + (f" remove={removed}" if removed else "") + f" moves={moved}"
+    if option.name == "tile_shift":
+        moved = ",".join("-".join(a.string for a in m.arguments) for m in option.arguments[1:] if m.arguments)
+        return f"landmark {_value_words(option.arguments[0])} moves={moved}"
     if option.name == "landmark":
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -312,7 +320,8 @@ class Dfm:
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
-        "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect"}
+        "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect",
+        "tile_count"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -784,7 +793,9 @@ class Dfm:
             line, column = action.data.key_at("landmark") if hasattr(action.data, "key_at") else (None, None)
             tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
                               field=action.name("landmark"))
-            return term("landmark", tile), [], f"{player} takes the Landmark tile {tile}"
+            moved = self._moves(action)
+            return (term("landmark", tile), moved,
+                    f"{player} takes the Landmark tile {tile}" + "".join(_take_words(n, v) for n, v in moved))
         if not action.flag(kind, True):
             raise action.error(kind, "is false", expected=f"{kind}: true")
         return Const(kind), [], f"{player} {kind.replace('_', ' ')}"
@@ -809,18 +820,23 @@ class Dfm:
                                  field=action.name("remove"), expected="a list of one or two regions, such as [gondor]")
             choices += [(f"remove{n}", board_name(r, "region", file=action.file, line=line, column=column,
                                                   field=action.name("remove"))) for n, r in enumerate(regions, 1)]
-        if action.has("moves"):
-            line, column = action.data.key_at("moves") if hasattr(action.data, "key_at") else (None, None)
-            moves = action.raw("moves")
-            if not (isinstance(moves, list) and 1 <= len(moves) <= 3
-                    and all(isinstance(m, list) and len(m) == 2 for m in moves)):
-                raise InputError(f"got {moves!r}", file=action.file, line=line, column=column,
-                                 field=action.name("moves"),
-                                 expected="a list of one to three movements [from, to], such as [[arnor, lindon]]")
-            choices += [(f"moved{n}", term("m", *(board_name(r, "region", file=action.file, line=line, column=column,
-                                                             field=action.name("moves")) for r in move)))
-                        for n, move in enumerate(moves, 1)]
-        return choices
+        return choices + self._moves(action)
+
+    @staticmethod
+    def _moves(action: Fields) -> list[tuple[str, Value]]:
+        """`moves:`, the movements of the player's units a real card or tile makes, as the choices moved1 to
+        moved3 (rules/dfm/card_units.lp)."""
+        if not action.has("moves"):
+            return []
+        line, column = action.data.key_at("moves") if hasattr(action.data, "key_at") else (None, None)
+        moves = action.raw("moves")
+        if not (isinstance(moves, list) and 1 <= len(moves) <= 3
+                and all(isinstance(m, list) and len(m) == 2 for m in moves)):
+            raise InputError(f"got {moves!r}", file=action.file, line=line, column=column, field=action.name("moves"),
+                             expected="a list of one to three movements [from, to], such as [[arnor, lindon]]")
+        return [(f"moved{n}", term("m", *(board_name(r, "region", file=action.file, line=line, column=column,
+                                                     field=action.name("moves")) for r in move)))
+                for n, move in enumerate(moves, 1)]
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         steps = len(state.actions)
@@ -1004,6 +1020,10 @@ class Dfm:
             taking = f"taking the opponent's units from {named}, " if named else ""
             return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
                     f"it, {taking}moving a unit of its player's {moved}")
+        if option.name == "tile_shift":
+            moved = ", ".join("from {} to {}".format(*(a.string for a in m.arguments))
+                              for m in option.arguments[1:] if m.arguments)
+            return f"use the Landmark tile of {_value_words(option.arguments[0])}, moving a unit of its taker's {moved}"
         if option.name == "landmark":
             return f"use the Landmark tile of {_value_words(option.arguments[0])}"
         if option.name == "alliance":
@@ -1124,6 +1144,8 @@ class Dfm:
             action |= {"moves": moved} if moved else {}
         elif term.name == "landmark":
             action["landmark"] = plain(term.arguments[0])
+            moved = [[plain(a) for a in choices[n].arguments] for n in ("moved1", "moved2", "moved3") if n in choices]
+            action |= {"moves": moved} if moved else {}
         elif term.name == "alliance":
             action |= {"alliance": str(term.arguments[0]), "race": str(term.arguments[1])}
         elif term.name == "move":
@@ -1219,13 +1241,22 @@ EVIDENCE_WORDS = {
 
 
 def real_tiles(catalog: Any) -> list[Fact]:
-    """The Landmark tiles of a catalog of real cards: each one's skill cost and the types of its effects
-    (rules/dfm/card_skills.lp, card_effects.lp), by the tile's name."""
+    """The Landmark tiles of a catalog of real cards: each one's skill cost, the types of its effects and the
+    counts of those the encodings apply (rules/dfm/card_skills.lp, card_effects.lp), by the tile's name. A tile
+    whose units go elsewhere than its own region is not read as such: its placement is left out and named."""
     facts = []
     for tile in (c for c in catalog.all_cards() if c.type == "landmark_tile"):
         facts += [fact("tile_skill_cost", tile.id, Const(s), n) for s, n in tile.extra["skills"].items()
                   if s in SKILLS and n]
-        facts += [fact("tile_effect", tile.id, Const(e)) for e in sorted({e["type"] for e in tile.extra["effects"]})]
+        types = set()
+        for effect in tile.extra["effects"]:
+            kind = effect["type"]
+            own = effect.get("possible_regions_to_place", [tile.extra["region"]]) == [tile.extra["region"]]
+            if kind in TILE_FAMILIES and own:
+                field_name, family = TILE_FAMILIES[kind]
+                facts.append(fact("tile_count", tile.id, Const(family), effect[field_name]))
+            types.add(kind if own else "place_units_elsewhere")
+        facts += [fact("tile_effect", tile.id, Const(e)) for e in sorted(types)]
     return facts
 
 

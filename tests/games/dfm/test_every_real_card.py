@@ -6,8 +6,8 @@ opponent's units taken (none on the board: the answer says so), its player's mov
 card's skills, with both players' coins (its skill cost paid in coins, the Fellowship holding no skill), both
 places on the track, the units placed and moved and the skills gained after it checked against the data), or
 named as not applied (dfm_card_effect_not_modelled, with the effect's type) (69 tables of one action each, 3 s).
-Each of the 7 Landmark tiles is taken for its skill cost, its effects named as not applied yet; the Alliance tokens
-of the data are not read by the encodings yet, so they are not here."""
+Each of the 7 Landmark tiles is taken for its skill cost, its effects applied or named; the Alliance tokens of the
+data are not read by the encodings yet, so they are not here."""
 
 from __future__ import annotations
 
@@ -106,27 +106,46 @@ def test_every_chapter_card_is_played_and_each_effect_applied_or_named() -> None
     assert named == set()
 
 
-def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_named() -> None:
-    """Each of the 7 Landmark tiles of the data, open and taken by a Fellowship with 20 coins, no skills and no
-    Fortress: done, a coin paid for each skill it asks, its Fortress in its region, and each of its effects named as
-    not applied (dfm_tile_effect_not_modelled, with the effect's type)."""
+def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_applied_or_named() -> None:
+    """Each of the 7 Landmark tiles of the data, open and taken by a Fellowship with 20 coins, no skills, no
+    Fortress and no units, on the base game's board: done, a coin paid for each skill it asks, its Fortress in its
+    region, its coins gained, its steps on the Ring track, its units placed in its region (and moved on, each to
+    Lindon or Arnor, where it moves them), and each effect of another family named as not applied
+    (dfm_tile_effect_not_modelled, with the effect's type)."""
     cards, _ = importer.read(DATA)
     tiles = [c for c in cards if c.type == "landmark_tile"]
     assert len(tiles) == 7
+    families = {"get_coins_from_reserve": "dfm_card_coins", "move_on_the_ring_quest_track": "dfm_card_ring_move",
+                "place_units_on_central_board": "dfm_card_units", "move_units_on_central_board": "dfm_card_units_moved"}
     for tile in tiles:
         region = tile.extra["region"]
+        placed = _count(tile, "place_units_on_central_board", "units_to_place")
+        moved = min(placed, _count(tile, "move_units_on_central_board", "units_to_move"))
+        target = "lindon" if region == "arnor" else "arnor"  # the tiles that move units placed lie in Arnor
+        action = {"player": "fellowship", "landmark": tile.id,
+                  **({"moves": [[region, target]] * moved} if moved else {})}
         table = {"game": "dfm", "catalog": "vermihunter", "turn": "fellowship",
-                 "state": {"coins": {"fellowship": 20, "sauron": 0}, "tiles": [tile.id]},
-                 "actions": [{"player": "fellowship", "landmark": tile.id}],
+                 "state": {"coins": {"fellowship": 20, "sauron": 0}, "tiles": [tile.id], "connections": "standard",
+                           "ring": 1},
+                 "actions": [action],
                  "questions": [{"id": "taken", "ask": "action", "step": 1},
                                {"id": "coins", "ask": "value", "after": 1, "of": ["coins", "fellowship"]},
                                {"id": "fortress", "ask": "value", "after": 1,
-                                "of": ["fortress", "fellowship", region]}]}
-        taken, coins, fortress = api.answer(table).questions
+                                "of": ["fortress", "fellowship", region]},
+                               {"id": "ring", "ask": "value", "after": 1, "of": ["ring"]},
+                               {"id": "units", "ask": "value", "after": 1, "of": ["units", "fellowship", region]}]}
+        taken, coins, fortress, ring, units = api.answer(table).questions
         assert taken.got == "done", (tile.id, taken.rules)
-        assert int(coins.got) == 20 - sum(n for s, n in tile.extra["skills"].items() if s in SKILLS), tile.id
+        paid = sum(n for s, n in tile.extra["skills"].items() if s in SKILLS)
+        assert int(coins.got) == 20 - paid + _count(tile, "get_coins_from_reserve", "coins_to_get"), tile.id
         assert fortress.got == "true", tile.id
+        assert int(ring.got) == 1 + _count(tile, "move_on_the_ring_quest_track", "move_count"), tile.id
+        assert int(units.got) == placed - moved, tile.id
         evidence = {f"{r.rule} {r.evidence}" for r in taken.reasons}
         for effect in {e["type"] for e in tile.extra["effects"]}:
-            words = effect.replace("_", " ")
-            assert any(e.startswith("dfm_tile_effect_not_modelled") and words in e for e in evidence), (tile.id, effect)
+            if effect in families:
+                assert families[effect] in taken.rules, (tile.id, effect, taken.rules)
+            else:
+                words = effect.replace("_", " ")
+                assert any(e.startswith("dfm_tile_effect_not_modelled") and words in e for e in evidence), (
+                    tile.id, effect)
