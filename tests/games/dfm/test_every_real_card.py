@@ -36,6 +36,21 @@ def _count(card: Any, effect: str, field: str) -> int:
     return sum(e.get(field, 0) for e in card.extra["effects"] if e["type"] == effect)
 
 
+def _applied_or_named(record: Any, answer: Any, applied: dict[str, str], not_modelled: str) -> set[str]:
+    """Each effect type of a card or tile is applied, its rule in the answer, or named by the rule `not_modelled`
+    with its type in the evidence; the types named."""
+    evidence = {f"{r.rule} {r.evidence}" for r in answer.reasons}
+    named = set()
+    for effect in {e["type"] for e in record.extra["effects"]}:
+        if effect in applied:
+            assert applied[effect] in answer.rules, (record.id, effect, answer.rules)
+        else:
+            words = effect.replace("_", " ")
+            assert any(e.startswith(not_modelled) and words in e for e in evidence), (record.id, effect, evidence)
+            named.add(effect)
+    return named
+
+
 def _region(card: Any) -> str:
     """The region a card that places units is played with: the first it names (Gondor for any other card)."""
     return next((e["possible_regions_to_place"][0] for e in card.extra["effects"]
@@ -91,15 +106,7 @@ def test_every_chapter_card_is_played_and_each_effect_applied_or_named() -> None
         answer, *values = api.answer(_table(card)).questions
         assert answer.got == "done", (card.id, answer.rules)
         assert tuple(int(v.got) for v in values) == _after(card), card.id
-        evidence = {f"{r.rule} {r.evidence}" for r in answer.reasons}
-        for effect in {e["type"] for e in card.extra["effects"]}:
-            if effect in APPLIED:
-                assert APPLIED[effect] in answer.rules, (card.id, effect, answer.rules)
-            else:
-                words = effect.replace("_", " ")
-                assert any(e.startswith("dfm_card_effect_not_modelled") and words in e for e in evidence), (
-                    card.id, effect, evidence)
-                named.add(effect)
+        named |= _applied_or_named(card, answer, APPLIED, "dfm_card_effect_not_modelled")
         if any(n for s, n in card.extra["skills"].items() if s in SKILLS):
             assert "dfm_card_skill_cost" in answer.rules, card.id
     # What the encodings do not apply yet, so that a family encoded later is seen to leave this list: none now.
@@ -141,11 +148,4 @@ def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_applied_or_
         assert fortress.got == "true", tile.id
         assert int(ring.got) == 1 + _count(tile, "move_on_the_ring_quest_track", "move_count"), tile.id
         assert int(units.got) == placed - moved, tile.id
-        evidence = {f"{r.rule} {r.evidence}" for r in taken.reasons}
-        for effect in {e["type"] for e in tile.extra["effects"]}:
-            if effect in families:
-                assert families[effect] in taken.rules, (tile.id, effect, taken.rules)
-            else:
-                words = effect.replace("_", " ")
-                assert any(e.startswith("dfm_tile_effect_not_modelled") and words in e for e in evidence), (
-                    tile.id, effect)
+        _applied_or_named(tile, taken, families, "dfm_tile_effect_not_modelled")

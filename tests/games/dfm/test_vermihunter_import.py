@@ -162,33 +162,30 @@ def test_a_deal_lays_the_chapters_after_the_one_in_play_too() -> None:
 
 
 @pytest.mark.parametrize(("state", "top", "message"), [
+    # A deal that cannot be made.
     ("  deal: 7\n  cards:\n    - {at: [5, 1], colour: red}\n", "catalog: vermihunter\n",
      "a dealt layout and described cards together"),
     ("  deal: 7\n", "", "a deal needs the real cards of a chapter in play"),
     ("  deal: 7\n", "catalog: vermihunter\nchapter: 0\n", "a deal needs the real cards of a chapter in play"),
     ("  deal: -1\n", "catalog: vermihunter\n", "deal"),
-])
-def test_a_deal_that_cannot_be_made_is_a_located_error(cli, tmp_path: Path, state: str, top: str,
-                                                        message: str) -> None:
-    table = tmp_path / "deal.yaml"
-    table.write_text(f"game: dfm\n{top}state:\n{state}questions:\n  - {{ask: tokens, expect: 8}}\n", encoding="utf-8")
-    code, _, err = cli("check", str(table))
-    assert code == 2 and "deal.yaml:" in err and message in err
-
-
-@pytest.mark.parametrize(("state", "top", "message"), [
+    # Skills the state cannot give.
     ("  grey: {sauron: 1}\n", "catalog: vermihunter\n", "sauron has 1 grey cards whose skills the state does not name"),
     ("  skills: {fellowship: {cunning: 1}}\n", "", "cunning"),
     ("  skill_choices: {fellowship: [[ruse]]}\n", "", "a list of two or more different skills"),
     ("  skill_choices: {fellowship: [[ruse, ruse]]}\n", "", "a list of two or more different skills"),
     ("  skills: {fellowship: {ruse: -1}}\n", "", "ruse"),
+    # A discard pile of real cards that cannot be read.
+    ("  pile: [\"1.3\"]\n", "", "`catalog: vermihunter` beside `game: dfm`"),
+    ("  pile: [\"1.99\"]\n", "catalog: vermihunter\n", "a real chapter card C.N of the catalog"),
+    ("  pile: [\"1.3\"]\n  discard_pile: 2\n", "catalog: vermihunter\n", "discard_pile: beside pile:"),
+    ("  connections: standart\n", "", "did you mean 'standard'"),
 ])
-def test_skills_the_state_cannot_give_are_a_located_error(cli, tmp_path: Path, state: str, top: str,
-                                                          message: str) -> None:
-    table = tmp_path / "skills.yaml"
+def test_a_real_card_state_that_cannot_be_read_is_a_located_error(cli, tmp_path: Path, state: str, top: str,
+                                                                  message: str) -> None:
+    table = tmp_path / "state.yaml"
     table.write_text(f"game: dfm\n{top}state:\n{state}questions:\n  - {{ask: tokens, expect: 8}}\n", encoding="utf-8")
     code, _, err = cli("check", str(table))
-    assert code == 2 and "skills.yaml:" in err and message in err, err
+    assert code == 2 and "state.yaml:" in err and message in err, err
 
 
 def test_grey_cards_with_their_skills_named_are_read(cli, tmp_path: Path) -> None:
