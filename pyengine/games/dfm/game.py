@@ -191,6 +191,8 @@ def _play_words(option: clingo.Symbol) -> str:
     if option.name == "tile_shift":
         moved = ",".join("-".join(a.string for a in m.arguments) for m in option.arguments[1:] if m.arguments)
         return f"landmark {_value_words(option.arguments[0])} moves={moved}"
+    if option.name == "tile_pile":
+        return f"landmark {_value_words(option.arguments[0])} pile_card={option.arguments[1].string}"
     if option.name == "landmark":
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -285,9 +287,12 @@ def board_name(value: Any, kind: str, **where: Any) -> str:
 
 
 def _take_words(name: str, value: Value) -> str:
-    """A choice of a take to play in words: where a red card's units go, an opponent's unit taken, a unit moved."""
+    """A choice of a take to play in words: where a red card's units go, an opponent's unit taken, a unit moved,
+    a card of the discard pile played."""
     if isinstance(value, Term):
         return ", a unit of theirs from {} to {}".format(*value.args)
+    if name == "pile_card":
+        return f", playing the discarded card {value}"
     return f", its units to {value}" if name == "region" else f", an opponent's unit from {value}"
 
 
@@ -793,9 +798,11 @@ class Dfm:
             line, column = action.data.key_at("landmark") if hasattr(action.data, "key_at") else (None, None)
             tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
                               field=action.name("landmark"))
-            moved = self._moves(action)
-            return (term("landmark", tile), moved,
-                    f"{player} takes the Landmark tile {tile}" + "".join(_take_words(n, v) for n, v in moved))
+            chosen = self._moves(action)
+            if action.has("pile_card"):
+                chosen.append(("pile_card", self._choice(action, "pile_card", "pile_card")))
+            return (term("landmark", tile), chosen,
+                    f"{player} takes the Landmark tile {tile}" + "".join(_take_words(n, v) for n, v in chosen))
         if not action.flag(kind, True):
             raise action.error(kind, "is false", expected=f"{kind}: true")
         return Const(kind), [], f"{player} {kind.replace('_', ' ')}"
@@ -1024,6 +1031,9 @@ class Dfm:
             moved = ", ".join("from {} to {}".format(*(a.string for a in m.arguments))
                               for m in option.arguments[1:] if m.arguments)
             return f"use the Landmark tile of {_value_words(option.arguments[0])}, moving a unit of its taker's {moved}"
+        if option.name == "tile_pile":
+            return (f"use the Landmark tile of {_value_words(option.arguments[0])}, playing the discarded card "
+                    f"{option.arguments[1].string}")
         if option.name == "landmark":
             return f"use the Landmark tile of {_value_words(option.arguments[0])}"
         if option.name == "alliance":
@@ -1145,7 +1155,8 @@ class Dfm:
         elif term.name == "landmark":
             action["landmark"] = plain(term.arguments[0])
             moved = [[plain(a) for a in choices[n].arguments] for n in ("moved1", "moved2", "moved3") if n in choices]
-            action |= {"moves": moved} if moved else {}
+            action |= ({"moves": moved} if moved else {}) | (
+                {"pile_card": plain(choices["pile_card"])} if "pile_card" in choices else {})
         elif term.name == "alliance":
             action |= {"alliance": str(term.arguments[0]), "race": str(term.arguments[1])}
         elif term.name == "move":

@@ -62,9 +62,11 @@ def action_of(play: str, player: str) -> dict[str, Any]:
             action[name] = {"remove": value.split(","), "moves": [m.split("-") for m in value.split(",")]}.get(
                 name, value)
         return action
-    if words[0] == "landmark":  # and moves=A-B,...: a real tile's movements
-        moves = [m.split("-") for w in words[2:] for m in w.split("=", 1)[1].split(",")]
-        return action | {"landmark": words[1]} | ({"moves": moves} if moves else {})
+    if words[0] == "landmark":  # and moves=A-B,... or pile_card=C.N: what a real tile does
+        action["landmark"] = words[1]
+        for name, value in (w.split("=", 1) for w in words[2:]):
+            action[name] = [m.split("-") for m in value.split(",")] if name == "moves" else value
+        return action
     if words[0] == "alliance":
         return action | {"alliance": words[1], "race": words[2].split("=", 1)[1]}
     if words[0] != "call":
