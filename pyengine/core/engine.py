@@ -6,7 +6,9 @@ are the reading choices its reasons' rules are declared to depend on."""
 from __future__ import annotations
 
 import time
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from contextvars import ContextVar
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -253,11 +255,43 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+    _record(control, readings_open=False)
     if statistics is not None:
-        found = control.statistics
-        statistics.update({name: int(found[part][group][key]) for name, (part, group, key) in SOLVE_STATISTICS.items()})
+        statistics.update(_figures(control))
         statistics["seconds"] = round(time.perf_counter() - started, 4)
     return shown
+
+
+def _figures(control: clingo.Control) -> dict[str, int]:
+    """clingo's figures of a Control's last solve (SOLVE_STATISTICS)."""
+    found = control.statistics
+    return {name: int(found[part][group][key]) for name, (part, group, key) in SOLVE_STATISTICS.items()}
+
+
+# The figures of every solve made while a caller records them (recorded_solves), else None.
+_RECORDING: ContextVar[list[dict[str, int]] | None] = ContextVar("recorded_solves", default=None)
+
+
+@contextmanager
+def recorded_solves() -> Iterator[list[dict[str, int]]]:
+    """Within the block, each solve this thread makes appends its figures to the list yielded: clingo's
+    (SOLVE_STATISTICS), `undecided_atoms` (ground atoms that are not facts) and `readings_open` (1 when the
+    grounding left the reading choices open, as externals, which are not facts). The tests read what the very
+    Controls that answered a file cost, instead of grounding it again."""
+    found: list[dict[str, int]] = []
+    token = _RECORDING.set(found)
+    try:
+        yield found
+    finally:
+        _RECORDING.reset(token)
+
+
+def _record(control: clingo.Control, readings_open: bool) -> None:
+    """A solve's figures, when a caller records them (recorded_solves)."""
+    found = _RECORDING.get()
+    if found is not None:
+        undecided = sum(1 for atom in control.symbolic_atoms if not atom.is_fact)
+        found.append({**_figures(control), "undecided_atoms": undecided, "readings_open": int(readings_open)})
 
 
 # clingo's figures of a solve that `check --stats` shows, by name: where each sits in Control.statistics.
@@ -501,6 +535,7 @@ def solve_choosing(control: clingo.Control, options: tuple[tuple[str, str, cling
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
+    _record(control, readings_open=True)
     return shown
 
 
