@@ -104,20 +104,21 @@ RANDOM_CHOICES = {("warg", "enter"): "ally", ("arwen", "enter"): "colour"}
 OUTCOME_TEMPLATES = [(ally, effect, {}, [(name, CHOICES[ally, effect][name])])
                      for (ally, effect), name in RANDOM_CHOICES.items()]
 ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
-ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "end_turn", "move_nazgul", "move_ring",
-                 "landmark", "alliance", "move", "begin", *{
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "token", "end_turn", "move_nazgul",
+                 "move_ring", "landmark", "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
-                "skill_choices", "pile"}
+                "skill_choices", "pile", "alliance_tokens"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
 # a player's grey cards on real cards come with their skills).
 STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")},
                **{key: {"grey", "skills", "skill_choices"} for key in ("grey", "skills", "skill_choices")},
-               **{key: {"pile", "discard_pile", "discards"} for key in ("pile", "discard_pile", "discards")}}
+               **{key: {"pile", "discard_pile", "discards"} for key in ("pile", "discard_pile", "discards")},
+               **{key: {"alliance", "alliance_tokens"} for key in ("alliance", "alliance_tokens")}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
 CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card", "skills"}
 # A real chapter card's id: its chapter and its place among that chapter's cards in the data (docs/card-pools.md).
@@ -126,6 +127,11 @@ REAL_CARD_ID = re.compile(r"[1-3]\.[1-9][0-9]?")
 REAL_CARD_SOURCES = ("vermihunter",)
 # A race as the real cards' data names it, where the Duel's words differ (the data's Humans are the Men).
 DATA_RACES = {"humans": "men"}
+# A real Alliance token's id: its race as the data names it and its place among that race's tokens (wizards.1).
+REAL_TOKEN_ID = re.compile(r"(dwarves|elves|humans|hobbits|wizards|ents)\.[1-3]")
+# The once effects of a real Alliance token that come down to a count, with the field that counts (or the count)
+# and the family token_count/3 names them by (rules/dfm/alliance_tokens.lp).
+TOKEN_FAMILIES = {"move_on_the_ring_quest_track": ("move_count", "ring"), "take_another_turn": (1, "extra_turns")}
 # The effects of a real card that come down to a count, each with the field of the data that counts and the fact
 # the encodings read it by (rules/dfm/card_coins.lp, card_ring.lp, card_units.lp).
 COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
@@ -152,11 +158,12 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
     "blocked": ("region", "region", "faction"), "protected": ("tile", "faction"),
     "forced": ("faction", "number", "number", "use"), "eagle_at": ("eagle_place",),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
-    "three_used": ("faction",), "in_pile": ("card_id",),
+    "three_used": ("faction",), "in_pile": ("card_id",), "token_out": ("token_id",),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
 # Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
-# `eagle:`; the discard pile's real cards, `pile:`): they can be asked about, never given in a state's `flags:`.
-DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile"}
+# `eagle:`; the discard pile's real cards, `pile:`; the real Alliance tokens held, `alliance_tokens:`): they can be
+# asked about, never given in a state's `flags:`.
+DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile", "token_out"}
 # Where the Eagle Alliance token can be: in front of a player, or on top of or at the bottom of the Hobbit stack.
 EAGLE_PLACES = (*FACTIONS, "top", "bottom")
 # The words of each kind of argument.
@@ -197,6 +204,9 @@ def _play_words(option: clingo.Symbol) -> str:
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
         return f"alliance {option.arguments[0].name} race={option.arguments[1].name}"
+    if option.name == "alliance_token":
+        trigger, race, token = option.arguments
+        return f"alliance {trigger.name} race={race.name} token={token.string}"
     if option.name != "call":
         return option.name
     ally, effect, choices = _call_parts(option)
@@ -293,6 +303,8 @@ def _take_words(name: str, value: Value) -> str:
         return ", a unit of theirs from {} to {}".format(*value.args)
     if name == "pile_card":
         return f", playing the discarded card {value}"
+    if name == "token":
+        return f", keeping the token {value}"
     return f", its units to {value}" if name == "region" else f", an opponent's unit from {value}"
 
 
@@ -326,7 +338,7 @@ class Dfm:
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
         "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect",
-        "tile_count"}
+        "tile_count", "token_race", "token_once", "token_lasting", "token_count"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -338,8 +350,8 @@ class Dfm:
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "connections.lp", "calls.lp", "turns.lp",
                                              "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
-                                             "alliance.lp", "card_effects.lp", "card_coins.lp", "card_ring.lp",
-                                             "card_units.lp", "card_skills.lp",
+                                             "alliance.lp", "alliance_tokens.lp", "card_effects.lp",
+                                             "card_coins.lp", "card_ring.lp", "card_units.lp", "card_skills.lp",
                                              "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
@@ -348,9 +360,8 @@ class Dfm:
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "action": {"step"},
-        "allowed": {"at", "player", "call", "effect", "take", "use", "remove", "moves", "end_turn", "move_nazgul",
-                    "move_ring",
-                    "landmark", "alliance", "move", "begin",
+        "allowed": {"at", "player", "call", "effect", "take", "use", "remove", "moves", "token", "end_turn",
+                    "move_nazgul", "move_ring", "landmark", "alliance", "move", "begin",
                     *{n for c in CHOICES.values() for n in c}},
         "value": {"after", "of"}, "tokens": {"after"}, "pairing": {"ally"}, "setup": set(),
         "plays": {"player", "at"}, "outcomes": {"step"}, "winner": {"after"},
@@ -371,7 +382,7 @@ class Dfm:
                       real_cards=self._real_cards(fields))
         state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
         if state.real_cards is not None:
-            state.facts += real_tiles(state.real_cards)
+            state.facts += real_tiles(state.real_cards) + real_tokens(state.real_cards)
         given = fields.sub("state", STATE_FIELDS)
         done: set[str] = set()
         for key in given.data:  # each field apart, in the file's order (a card's colour is read with its card)
@@ -466,6 +477,7 @@ class Dfm:
             for item, line, column, path in fortresses.items(player):
                 region = board_name(item, "region", file=fields.file, line=line, column=column, field=path)
                 facts.append(fact("init", term("fortress", Const(player), region)))
+        self._tokens_held(state, fields)
         self._connections(facts, fields)
         for item, line, column, path in fields.items("flags"):
             fluent = self._fluent_term(item, fields, "flags")
@@ -595,6 +607,37 @@ class Dfm:
                         *(fact("real_card_symbol", found.id, Const(r), n) for r, n in races.items()),
                         *(fact("real_card_effect", found.id, Const(e))
                           for e in sorted({e["type"] for e in found.extra["effects"]}))]
+
+    @staticmethod
+    def _tokens_held(state: State, fields: Fields) -> None:
+        """`alliance_tokens: {PLAYER: [RACE.N, ...]}`, the real Alliance tokens each player holds, each out of its
+        stack (token_out/1); the players' counts by race (`alliance:`) follow, so the two do not go together."""
+        if not fields.has("alliance_tokens"):
+            return
+        if fields.has("alliance"):
+            raise fields.error("alliance", "alliance: beside alliance_tokens:",
+                               expected="the tokens held by id (alliance_tokens:) or counted (alliance:), not both")
+        held = fields.sub("alliance_tokens", set(FACTIONS))
+        seen: set[str] = set()
+        for player in FACTIONS:
+            races: dict[str, int] = {}
+            for item, line, column, path in held.items(player):
+                found = (state.real_cards.lookup_id(item) if state.real_cards is not None and isinstance(item, str)
+                         else None)
+                if found is None or found.type != "alliance_token":
+                    expected = ("a real Alliance token RACE.N of the catalog, such as wizards.1"
+                                if state.real_cards is not None else
+                                "`catalog: vermihunter` beside `game: dfm`, for real Alliance tokens")
+                    raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                     expected=expected)
+                if found.id in seen:
+                    raise InputError(f"{found.id} is held twice", file=fields.file, line=line, column=column,
+                                     field=path, expected="each token once, by one player")
+                seen.add(found.id)
+                race = DATA_RACES.get(found.extra["race"], found.extra["race"])
+                races[race] = races.get(race, 0) + 1
+                state.facts.append(fact("init", term("token_out", found.id)))
+            state.facts += [fact("init_num", term("alliance", Const(player), Const(r)), n) for r, n in races.items()]
 
     def _pile(self, state: State, fields: Fields) -> None:
         """`pile:`, the discard pile card by card, each a real card of the catalog (C.N): its cards lie in it
@@ -746,6 +789,11 @@ class Dfm:
             if not (isinstance(value, str) and REAL_CARD_ID.fullmatch(value)):
                 raise InputError(f"got {value!r}", expected="a real card's id C.N, such as \"1.3\"", **where)
             return value
+        if kind == "token":
+            if not (isinstance(value, str) and REAL_TOKEN_ID.fullmatch(value)):
+                raise InputError(f"got {value!r}", expected="a real Alliance token's id RACE.N (the data's race "
+                                 "names), such as \"wizards.1\"", **where)
+            return value
         raise AssertionError(kind)
 
     def _action(self, action: Fields, index: int) -> Action:
@@ -789,8 +837,10 @@ class Dfm:
         if kind == "alliance":
             trigger = action.choice("alliance", ("pair", "three"), required=True) or "pair"
             race = action.choice("race", RACES, required=True) or ""
-            return (term("alliance", Const(trigger), Const(race)), [],
-                    f"{player} takes an Alliance token of the {race} ({trigger})")
+            chosen = [(name, self._choice(action, name, name)) for name in ("token", "pile_card") if action.has(name)]
+            return (term("alliance", Const(trigger), Const(race)), chosen,
+                    f"{player} takes an Alliance token of the {race} ({trigger})"
+                    + "".join(_take_words(n, v) for n, v in chosen))
         if kind == "move":
             start, end = self._choice(action, "move", "move").args
             return term("move", start, end), [], f"{player} moves a unit from {start} to {end}"
@@ -1038,6 +1088,9 @@ class Dfm:
             return f"use the Landmark tile of {_value_words(option.arguments[0])}"
         if option.name == "alliance":
             return f"use the {option.arguments[1].name} Alliance tokens ({option.arguments[0].name})"
+        if option.name == "alliance_token":
+            trigger, race, token = option.arguments
+            return f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}"
         if option.name != "call":
             return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
         ally, effect, choices = _call_parts(option)
@@ -1248,6 +1301,8 @@ EVIDENCE_WORDS = {
     "asks": "the cost asks skill {0}: {1}", "skills_missing": "skills missing, a coin each: {0}",
     "price": "{0} must pay coins: {1}", "missing": "skill {0} missing: {1}",
     "paid": "coins for the skills missing: {0}", "either": "a card of one skill among {0}",
+    "token": "Alliance token {0}", "extra_turn": "{0} owed an extra turn",
+    "attribute": "for the rest of the game: {0}", "trigger": "for the rest of the game, on {0}: {1}",
 }
 
 
@@ -1268,6 +1323,29 @@ def real_tiles(catalog: Any) -> list[Fact]:
                 facts.append(fact("tile_count", tile.id, Const(family), effect[field_name]))
             types.add(kind if own else "place_units_elsewhere")
         facts += [fact("tile_effect", tile.id, Const(e)) for e in sorted(types)]
+    return facts
+
+
+def real_tokens(catalog: Any) -> list[Fact]:
+    """The Alliance tokens of a catalog of real cards (rules/dfm/alliance_tokens.lp), by id: each one's race, its
+    once effect's type and, for the families the encodings apply, its count; or what it does for the rest of the
+    game, the attribute it gives or the event that triggers its effect."""
+    facts = []
+    for token in (c for c in catalog.all_cards() if c.type == "alliance_token"):
+        extra = token.extra
+        facts.append(fact("token_race", token.id, Const(DATA_RACES.get(extra["race"], extra["race"]))))
+        if "attribute" in extra:
+            facts.append(fact("token_lasting", token.id, term("attribute", Const(extra["attribute"]))))
+        elif "trigger" in extra:
+            facts.append(fact("token_lasting", token.id, term("trigger", Const(extra["trigger"]),
+                                                              Const(extra["effect"]["type"]))))
+        else:
+            kind = extra["effect"]["type"]
+            facts.append(fact("token_once", token.id, Const(kind)))
+            if kind in TOKEN_FAMILIES:
+                counted, family = TOKEN_FAMILIES[kind]
+                facts.append(fact("token_count", token.id, Const(family),
+                                  counted if isinstance(counted, int) else extra["effect"][counted]))
     return facts
 
 

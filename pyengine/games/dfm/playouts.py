@@ -67,8 +67,8 @@ def action_of(play: str, player: str) -> dict[str, Any]:
         for name, value in (w.split("=", 1) for w in words[2:]):
             action[name] = [m.split("-") for m in value.split(",")] if name == "moves" else value
         return action
-    if words[0] == "alliance":
-        return action | {"alliance": words[1], "race": words[2].split("=", 1)[1]}
+    if words[0] == "alliance":  # race=R, and token=X on real tokens
+        return action | {"alliance": words[1], **dict(w.split("=", 1) for w in words[2:])}
     if words[0] != "call":
         return action | {words[0]: True}
     ally, effect = words[1], words[2]

@@ -6,8 +6,8 @@ opponent's units taken (none on the board: the answer says so), its player's mov
 card's skills, with both players' coins (its skill cost paid in coins, the Fellowship holding no skill), both
 places on the track, the units placed and moved and the skills gained after it checked against the data), or
 named as not applied (dfm_card_effect_not_modelled, with the effect's type) (69 tables of one action each, 3 s).
-Each of the 7 Landmark tiles is taken for its skill cost, its effects applied or named; the Alliance tokens of the
-data are not read by the encodings yet, so they are not here."""
+Each of the 7 Landmark tiles is taken for its skill cost, and each of the 18 Alliance tokens kept, their effects
+applied or named."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ import pytest
 from conftest import ROOT
 from pyengine import api
 from pyengine.games.dfm import importer
-from pyengine.games.dfm.game import FACTIONS, SKILLS, layout_rows
+from pyengine.games.dfm.game import DATA_RACES, FACTIONS, SKILLS, layout_rows
 
 DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
 pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")
@@ -149,3 +149,44 @@ def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_applied_or_
         assert int(ring.got) == 1 + _count(tile, "move_on_the_ring_quest_track", "move_count"), tile.id
         assert int(units.got) == placed - moved, tile.id
         _applied_or_named(tile, taken, families, "dfm_tile_effect_not_modelled")
+
+
+def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
+    """Each of the 18 Alliance tokens of the data, named as the one the Fellowship keeps for a pair of its race's
+    symbols (a Wizard token that plays a card of the discard pile naming the green 1.3 there): done, out of its
+    stack for good, its Ring steps and extra turn counted, the card it plays out of the pile, the Eagle taken as
+    the Eagle, and each other effect named as not applied (dfm_token_effect_not_modelled, with the effect's type,
+    or the attribute or event of a token that acts for the rest of the game)."""
+    cards, _ = importer.read(DATA)
+    tokens = [c for c in cards if c.type == "alliance_token"]
+    assert len(tokens) == 18
+    applied = {"move_on_the_ring_quest_track": "dfm_card_ring_move", "take_another_turn": "dfm_token_extra_turn",
+               "play_discarded_chapter_card": "dfm_card_symbols", "add_support_of_a_race": "dfm_eagle_taken"}
+    for token in tokens:
+        race = DATA_RACES.get(token.extra["race"], token.extra["race"])
+        effect = token.extra.get("effect", {}) if "trigger" not in token.extra else {}
+        kind = effect.get("type")
+        action = {"player": "fellowship", "alliance": "pair", "race": race, "token": token.id,
+                  **({"pile_card": "1.3"} if kind == "play_discarded_chapter_card" else {})}
+        table = {"game": "dfm", "catalog": "vermihunter", "turn": "fellowship",
+                 "state": {"coins": {"fellowship": 3, "sauron": 3}, "symbols": {"fellowship": {race: 2}},
+                           "stacks": {race: 3}, "pile": ["1.3"], "ring": 4},
+                 "actions": [action],
+                 "questions": [{"id": "kept", "ask": "action", "step": 1},
+                               {"id": "out", "ask": "value", "after": 1, "of": ["token_out", token.id]},
+                               {"id": "ring", "ask": "value", "after": 1, "of": ["ring"]},
+                               {"id": "turns", "ask": "value", "after": 1, "of": ["extra_turns", "fellowship"]},
+                               {"id": "pile", "ask": "value", "after": 1, "of": ["in_pile", "1.3"]}]}
+        kept, out, ring, turns, pile = api.answer(table).questions
+        assert kept.got == "done" and out.got == "true", (token.id, kept.rules)
+        assert "dfm_token_named" in kept.rules, token.id
+        assert int(ring.got) == 4 + (effect.get("move_count", 0) if kind == "move_on_the_ring_quest_track" else 0)
+        assert int(turns.got) == (kind == "take_another_turn"), token.id
+        assert pile.got == ("false" if kind == "play_discarded_chapter_card" else "true"), token.id
+        evidence = {f"{r.rule} {r.evidence}" for r in kept.reasons}
+        if kind in applied:
+            assert applied[kind] in kept.rules, (token.id, kept.rules)
+        else:
+            what = (token.extra.get("attribute") or token.extra.get("trigger") or kind or "").replace("_", " ")
+            assert any(e.startswith("dfm_token_effect_not_modelled") and what in e for e in evidence), (token.id,
+                                                                                                        evidence)
