@@ -159,11 +159,12 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
     "forced": ("faction", "number", "number", "use"), "eagle_at": ("eagle_place",),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
     "three_used": ("faction",), "in_pile": ("card_id",), "token_out": ("token_id",),
+    "holds_token": ("faction", "token_id"),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
 # Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
 # `eagle:`; the discard pile's real cards, `pile:`; the real Alliance tokens held, `alliance_tokens:`): they can be
 # asked about, never given in a state's `flags:`.
-DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile", "token_out"}
+DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile", "token_out", "holds_token"}
 # Where the Eagle Alliance token can be: in front of a player, or on top of or at the bottom of the Hobbit stack.
 EAGLE_PLACES = (*FACTIONS, "top", "bottom")
 # The words of each kind of argument.
@@ -610,8 +611,9 @@ class Dfm:
 
     @staticmethod
     def _tokens_held(state: State, fields: Fields) -> None:
-        """`alliance_tokens: {PLAYER: [RACE.N, ...]}`, the real Alliance tokens each player holds, each out of its
-        stack (token_out/1); the players' counts by race (`alliance:`) follow, so the two do not go together."""
+        """`alliance_tokens: {PLAYER: [RACE.N, ...]}`, the real Alliance tokens each player holds (holds_token/2), each
+        out of its stack (token_out/1); the players' counts by race (`alliance:`) follow, so the two do not go
+        together, and the Eagle among them is in front of its holder (`eagle:`, given once)."""
         if not fields.has("alliance_tokens"):
             return
         if fields.has("alliance"):
@@ -634,9 +636,16 @@ class Dfm:
                     raise InputError(f"{found.id} is held twice", file=fields.file, line=line, column=column,
                                      field=path, expected="each token once, by one player")
                 seen.add(found.id)
-                race = DATA_RACES.get(found.extra["race"], found.extra["race"])
-                races[race] = races.get(race, 0) + 1
-                state.facts.append(fact("init", term("token_out", found.id)))
+                if found.extra.get("effect", {}).get("type") == "add_support_of_a_race":  # the Eagle: its one place
+                    if fields.has("eagle"):
+                        raise InputError(f"{found.id}, the Eagle, beside eagle:", file=fields.file, line=line,
+                                         column=column, field=path, expected="the Eagle's place given once")
+                    state.facts.append(fact("init", term("eagle_at", Const(player))))
+                else:
+                    race = DATA_RACES.get(found.extra["race"], found.extra["race"])
+                    races[race] = races.get(race, 0) + 1
+                state.facts += [fact("init", term("token_out", found.id)),
+                                fact("init", term("holds_token", Const(player), found.id))]
             state.facts += [fact("init_num", term("alliance", Const(player), Const(r)), n) for r, n in races.items()]
 
     def _pile(self, state: State, fields: Fields) -> None:
@@ -1302,6 +1311,7 @@ EVIDENCE_WORDS = {
     "price": "{0} must pay coins: {1}", "missing": "skill {0} missing: {1}",
     "paid": "coins for the skills missing: {0}", "either": "a card of one skill among {0}",
     "token": "Alliance token {0}", "extra_turn": "{0} owed an extra turn",
+    "unnamed": "{0} holds Alliance tokens not named, whose effects are unknown",
     "attribute": "for the rest of the game: {0}", "trigger": "for the rest of the game, on {0}: {1}",
 }
 
