@@ -201,6 +201,8 @@ def _play_words(option: clingo.Symbol) -> str:
         return f"landmark {_value_words(option.arguments[0])} moves={moved}"
     if option.name == "tile_pile":
         return f"landmark {_value_words(option.arguments[0])} pile_card={option.arguments[1].string}"
+    if option.name == "tile_token":
+        return f"landmark {_value_words(option.arguments[0])} token={option.arguments[1].string}"
     if option.name == "landmark":
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -858,8 +860,7 @@ class Dfm:
             tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
                               field=action.name("landmark"))
             chosen = self._moves(action)
-            if action.has("pile_card"):
-                chosen.append(("pile_card", self._choice(action, "pile_card", "pile_card")))
+            chosen += [(name, self._choice(action, name, name)) for name in ("pile_card", "token") if action.has(name)]
             return (term("landmark", tile), chosen,
                     f"{player} takes the Landmark tile {tile}" + "".join(_take_words(n, v) for n, v in chosen))
         if not action.flag(kind, True):
@@ -1092,6 +1093,9 @@ class Dfm:
             return f"use the Landmark tile of {_value_words(option.arguments[0])}, moving a unit of its taker's {moved}"
         if option.name == "tile_pile":
             return (f"use the Landmark tile of {_value_words(option.arguments[0])}, playing the discarded card "
+                    f"{option.arguments[1].string}")
+        if option.name == "tile_token":
+            return (f"use the Landmark tile of {_value_words(option.arguments[0])}, keeping the Alliance token "
                     f"{option.arguments[1].string}")
         if option.name == "landmark":
             return f"use the Landmark tile of {_value_words(option.arguments[0])}"

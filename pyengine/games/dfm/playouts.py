@@ -62,7 +62,7 @@ def action_of(play: str, player: str) -> dict[str, Any]:
             action[name] = {"remove": value.split(","), "moves": [m.split("-") for m in value.split(",")]}.get(
                 name, value)
         return action
-    if words[0] == "landmark":  # and moves=A-B,... or pile_card=C.N: what a real tile does
+    if words[0] == "landmark":  # and moves=A-B,..., pile_card=C.N or token=RACE.N: what a real tile does
         action["landmark"] = words[1]
         for name, value in (w.split("=", 1) for w in words[2:]):
             action[name] = [m.split("-") for m in value.split(",")] if name == "moves" else value
