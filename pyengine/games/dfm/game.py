@@ -114,11 +114,12 @@ STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", 
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
-# a player's grey cards on real cards come with their skills).
+# a player's grey cards on real cards come with their skills; real Alliance tokens held are given by id or counted,
+# the Eagle among them or in `eagle:`).
 STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")},
                **{key: {"grey", "skills", "skill_choices"} for key in ("grey", "skills", "skill_choices")},
                **{key: {"pile", "discard_pile", "discards"} for key in ("pile", "discard_pile", "discards")},
-               **{key: {"alliance", "alliance_tokens"} for key in ("alliance", "alliance_tokens")}}
+               **{key: {"alliance", "alliance_tokens", "eagle"} for key in ("alliance", "alliance_tokens", "eagle")}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
 CARD_FIELDS = {"at", "colour", "symbols", "cost", "chain", "free_with", "card", "skills"}
 # A real chapter card's id: its chapter and its place among that chapter's cards in the data (docs/card-pools.md).

@@ -179,6 +179,16 @@ def test_a_deal_lays_the_chapters_after_the_one_in_play_too() -> None:
     ("  pile: [\"1.99\"]\n", "catalog: vermihunter\n", "a real chapter card C.N of the catalog"),
     ("  pile: [\"1.3\"]\n  discard_pile: 2\n", "catalog: vermihunter\n", "discard_pile: beside pile:"),
     ("  connections: standart\n", "", "did you mean 'standard'"),
+    # Alliance tokens held that cannot be read.
+    ("  alliance_tokens: {sauron: [elves.1]}\n", "", "`catalog: vermihunter` beside `game: dfm`"),
+    ("  alliance_tokens: {sauron: [elves.4]}\n", "catalog: vermihunter\n", "a real Alliance token RACE.N"),
+    ("  alliance_tokens: {sauron: [elves.1], fellowship: [elves.1]}\n", "catalog: vermihunter\n",
+     "elves.1 is held twice"),
+    ("  alliance_tokens: {sauron: [elves.1]}\n  alliance: {sauron: {elves: 1}}\n", "catalog: vermihunter\n",
+     "alliance: beside alliance_tokens:"),
+    ("  alliance_tokens: {sauron: [hobbits.1]}\n  eagle: top\n", "catalog: vermihunter\n",
+     "the Eagle, beside eagle:"),
+    ("  alliance_tokens: {gandalf: [elves.1]}\n", "catalog: vermihunter\n", "gandalf"),
 ])
 def test_a_real_card_state_that_cannot_be_read_is_a_located_error(cli, tmp_path: Path, state: str, top: str,
                                                                   message: str) -> None:
