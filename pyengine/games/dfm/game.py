@@ -133,6 +133,8 @@ REAL_TOKEN_ID = re.compile(r"(dwarves|elves|humans|hobbits|wizards|ents)\.[1-3]"
 # The once effects of a real Alliance token that come down to a count, with the field that counts (or the count)
 # and the family token_count/3 names them by (rules/dfm/alliance_tokens.lp).
 TOKEN_FAMILIES = {"move_on_the_ring_quest_track": ("move_count", "ring"), "take_another_turn": (1, "extra_turns")}
+# The same for a token's effect on its event (token_trigger_count/3), where coins from the reserve count too.
+TRIGGER_FAMILIES = {**TOKEN_FAMILIES, "get_coins_from_reserve": ("coins_to_get", "coins")}
 # The effects of a real card that come down to a count, each with the field of the data that counts and the fact
 # the encodings read it by (rules/dfm/card_coins.lp, card_ring.lp, card_units.lp).
 COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
@@ -160,7 +162,7 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
     "forced": ("faction", "number", "number", "use"), "eagle_at": ("eagle_place",),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
     "three_used": ("faction",), "in_pile": ("card_id",), "token_out": ("token_id",),
-    "holds_token": ("faction", "token_id"),
+    "holds_token": ("faction", "token_id"), "chain": ("faction", "chain_symbol"),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
 # Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
 # `eagle:`; the discard pile's real cards, `pile:`; the real Alliance tokens held, `alliance_tokens:`): they can be
@@ -342,7 +344,7 @@ class Dfm:
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
         "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect",
-        "tile_count", "token_race", "token_once", "token_lasting", "token_count"}
+        "tile_count", "token_race", "token_once", "token_lasting", "token_count", "token_trigger_count"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -1352,8 +1354,12 @@ def real_tokens(catalog: Any) -> list[Fact]:
         if "attribute" in extra:
             facts.append(fact("token_lasting", token.id, term("attribute", Const(extra["attribute"]))))
         elif "trigger" in extra:
-            facts.append(fact("token_lasting", token.id, term("trigger", Const(extra["trigger"]),
-                                                              Const(extra["effect"]["type"]))))
+            kind = extra["effect"]["type"]
+            facts.append(fact("token_lasting", token.id, term("trigger", Const(extra["trigger"]), Const(kind))))
+            if kind in TRIGGER_FAMILIES:
+                counted, family = TRIGGER_FAMILIES[kind]
+                facts.append(fact("token_trigger_count", token.id, Const(family),
+                                  counted if isinstance(counted, int) else extra["effect"][counted]))
         else:
             kind = extra["effect"]["type"]
             facts.append(fact("token_once", token.id, Const(kind)))
