@@ -80,10 +80,12 @@ def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symb
     return [*out, (ANSWERS, [])]
 
 
-def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | None = None) -> None:
+def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | None = None,
+           answers: bool = True) -> None:
     """Ground base and, in one call, which parts the steps of every moment fire (`add_parts`, where given, adds
     those parts' rules to the Control then: see `split`); then moment by moment, in two calls: the state at the
-    moment, and then the parts its steps fire with the state after its step; then the answers."""
+    moment, and then the parts its steps fire with the state after its step; then the answers (unless `answers` is
+    False: a random playout goes on from the last moment instead)."""
     control.ground([("base", [])])
     count = steps(control)
     control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(count + 1)])
@@ -98,7 +100,8 @@ def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | Non
             steps_and_after.append((ADVANCE, number))
         if steps_and_after:
             control.ground(steps_and_after)
-    control.ground([(ANSWERS, [])])
+    if answers:
+        control.ground([(ANSWERS, [])])
 
 def main(arguments: list[str] | None = None) -> int:
     """`python -m pyengine.core.stepwise [CLINGO OPTIONS] FILE...`: clingo's own command line with the Python

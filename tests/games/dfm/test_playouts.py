@@ -31,6 +31,14 @@ def test_a_random_playout_takes_only_legal_plays_and_keeps_every_token(seed: int
     assert all(q.passed for q in result.questions), [q.failures for q in result.questions if not q.passed]
 
 
+def test_a_playout_grounded_afresh_every_few_actions_draws_the_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A new Control that replays the actions drawn so far opens the same plays as the one that drew them."""
+    monkeypatch.setattr(playouts, "RESTART", 1000)
+    kept = playouts.playout(3, limit=9)
+    monkeypatch.setattr(playouts, "RESTART", 2)
+    assert playouts.playout(3, limit=9) == kept
+
+
 def test_a_play_is_written_as_the_action_it_names() -> None:
     assert playouts.action_of("take 5.1 discard", "sauron") == {"player": "sauron", "take": [5, 1], "use": "discard"}
     assert playouts.action_of("call warg exit copy=faramir card=5.1 card2=5.2", "sauron") == {
