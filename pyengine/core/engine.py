@@ -5,7 +5,9 @@ are the reading choices its reasons' rules are declared to depend on."""
 
 from __future__ import annotations
 
+import itertools
 import time
+import weakref
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -270,14 +272,19 @@ def _figures(control: clingo.Control) -> dict[str, int]:
 
 # The figures of every solve made while a caller records them (recorded_solves), else None.
 _RECORDING: ContextVar[list[dict[str, int]] | None] = ContextVar("recorded_solves", default=None)
+# A number for each Control a recorded solve used, while it lives: solves of one grounding share it (an id() may be
+# reused by the next Control once the first is freed).
+_GROUNDINGS: weakref.WeakKeyDictionary[clingo.Control, int] = weakref.WeakKeyDictionary()
+_NUMBERS = itertools.count(1)
 
 
 @contextmanager
 def recorded_solves() -> Iterator[list[dict[str, int]]]:
     """Within the block, each solve this thread makes appends its figures to the list yielded: clingo's
-    (SOLVE_STATISTICS), `undecided_atoms` (ground atoms that are not facts) and `readings_open` (1 when the
-    grounding left the reading choices open, as externals, which are not facts). The tests read what the very
-    Controls that answered a file cost, instead of grounding it again."""
+    (SOLVE_STATISTICS), `undecided_atoms` (ground atoms that are not facts), `readings_open` (1 when the
+    grounding left the reading choices open, as externals, which are not facts) and `grounding` (the same number
+    for the solves of one Control). The tests read what the very Controls that answered a file cost, instead of
+    grounding it again."""
     found: list[dict[str, int]] = []
     token = _RECORDING.set(found)
     try:
@@ -291,7 +298,9 @@ def _record(control: clingo.Control, readings_open: bool) -> None:
     found = _RECORDING.get()
     if found is not None:
         undecided = sum(1 for atom in control.symbolic_atoms if not atom.is_fact)
-        found.append({**_figures(control), "undecided_atoms": undecided, "readings_open": int(readings_open)})
+        grounding = _GROUNDINGS.setdefault(control, next(_NUMBERS))
+        found.append({**_figures(control), "undecided_atoms": undecided, "readings_open": int(readings_open),
+                      "grounding": grounding})
 
 
 # clingo's figures of a solve that `check --stats` shows, by name: where each sits in Control.statistics.
