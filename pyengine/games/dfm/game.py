@@ -53,7 +53,7 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("grima", "enter"): {"card": "card"}, ("grima", "exit"): {"card": "card"},
     ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
     ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
-    ("elrond", "enter"): {"race": "race"}, ("elrond", "exit"): {"race": "race"},
+    ("elrond", "enter"): {"race": "race", "token": "token"}, ("elrond", "exit"): {"race": "race", "token": "token"},
     ("arwen", "enter"): {"colour": "colour", "pile_card": "pile_card"},
     ("arwen", "exit"): {"colour": "colour", "pile_card": "pile_card"},
     ("boromir", "enter"): {"region": "region"}, ("boromir", "exit"): {"region": "region"},
@@ -68,7 +68,8 @@ FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "ente
 # Choices a call may leave out (Lobelia's extra movements); a `plays` question tries the call without them.
 OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
                     ("warg", "exit"): {"copy"},
-                    ("arwen", "enter"): {"colour", "pile_card"}, ("arwen", "exit"): {"colour", "pile_card"}}
+                    ("arwen", "enter"): {"colour", "pile_card"}, ("arwen", "exit"): {"colour", "pile_card"},
+                    ("elrond", "enter"): {"token"}, ("elrond", "exit"): {"token"}}
 # The skills grey cards give and chapter cards ask (base-game assumption card_skills), in the order of their bits
 # in rules/dfm/card_skills.lp.
 SKILLS = ("ruse", "strength", "courage", "knowledge", "leadership")
