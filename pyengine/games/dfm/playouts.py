@@ -10,11 +10,10 @@ import random
 from typing import Any
 
 import clingo
-from clingo import ast
 
 from pyengine.core import stepwise
 from pyengine.core.answering import load
-from pyengine.core.engine import program, units
+from pyengine.core.engine import add_statements, program, units
 from pyengine.games.dfm.game import CHOICES, GAME, RACES, layout_rows
 
 
@@ -123,9 +122,7 @@ def _control(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> cli
         {"id": f"plays:{player}", "ask": "plays", "player": player} for player in ("fellowship", "sauron")]}
     [unit] = units(load(game), {})
     control = clingo.Control(["--warn=none"])
-    with ast.ProgramBuilder(control) as builder:
-        for statement in program("dfm", unit.kinds):
-            builder.add(statement)
+    add_statements(control, program("dfm", unit.kinds))
     control.add("base", [], "\n".join(unit.facts))
     stepwise.ground(control, answers=False)
     return control
