@@ -56,9 +56,16 @@ def _shot(page, tmp_path: Path, name: str) -> None:  # type: ignore[no-untyped-d
 
 
 def _add_card(page, player: str, zone: str, query: str, card_id: str) -> None:  # type: ignore[no-untyped-def]
+    """Types `query` into the zone's card search, picks `card_id` and waits for its row in the zone: the form is
+    redrawn just after the pointer's release, and text typed into a search before that redraw would be lost."""
+    from playwright.sync_api import expect
+
     zone_box = page.locator(f'fieldset[data-player="{player}"] .zone[data-zone="{zone}"]')
+    rows = zone_box.locator("div.instance")
+    before = rows.count()
     zone_box.locator("input.card-search").fill(query)
     zone_box.locator(f'.suggestion[data-id="{card_id}"]').first.click()
+    expect(rows).to_have_count(before + 1)
 
 
 def test_frodo_bears_sting_and_a_renamed_instance_is_renamed_in_its_questions(page, explorer: str  # type: ignore[no-untyped-def]
