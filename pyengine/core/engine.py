@@ -20,7 +20,7 @@ import clingo
 from clingo import ast
 
 from pyengine.core import kb as kbase
-from pyengine.core import slicing, stepwise
+from pyengine.core import moment_states, slicing, stepwise
 from pyengine.core.asp import Const, Fact, fact
 from pyengine.core.diskcache import cached
 from pyengine.core.limits import bounded_solve
@@ -229,13 +229,24 @@ def view_program(path: Path) -> tuple[ast.AST, ...]:
 def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str],
                     views: tuple[Path, ...] = ()) -> None:
     """Ground a scenario of a game over moments in `control` step by step (pyengine.core.stepwise), the Control given
-    only the step parts some moment of it fires, and the #show statements of `views`."""
+    only the step parts some moment of it fires, and the #show statements of `views`. Questions that read only the
+    moment after the last step (LISTING_KINDS) start from the latest state the process keeps for their actions, and
+    keep the state at their last moment for the next question (pyengine.core.moment_states)."""
     fixed, by_part = timeline_program(game, kinds)
     add_statements(control, fixed)
     for view in views:
         add_statements(control, view_program(view))
-    control.add("base", [], "\n".join(facts))
-    stepwise.ground(control, lambda names: add_statements(control, (s for n in names for s in by_part.get(n, []))))
+    # Questions that read only the last moment start from the latest moment whose state the process keeps.
+    keys = moment_states.keys((game, *sorted(kinds)), facts) if kinds and kinds <= LISTING_KINDS else []
+    start, state = moment_states.find(keys)
+    _STARTS[control] = start
+    control.add("base", [], "\n".join([*facts, *state]))
+    stepwise.ground(control, lambda names: add_statements(control, (s for n in names for s in by_part.get(n, []))),
+                    start=start)
+    last = len(keys) - 1
+    kept = stepwise.state_at(control, last) if last > start else None
+    if kept is not None:
+        moment_states.keep(keys[last], last, kept)
 
 
 def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path, ...] = (),
@@ -276,14 +287,17 @@ _RECORDING: ContextVar[list[dict[str, int]] | None] = ContextVar("recorded_solve
 # reused by the next Control once the first is freed).
 _GROUNDINGS: weakref.WeakKeyDictionary[clingo.Control, int] = weakref.WeakKeyDictionary()
 _NUMBERS = itertools.count(1)
+# The moment each Control of a game over moments was grounded from (0: the start; later: a kept state).
+_STARTS: weakref.WeakKeyDictionary[clingo.Control, int] = weakref.WeakKeyDictionary()
 
 
 @contextmanager
 def recorded_solves() -> Iterator[list[dict[str, int]]]:
     """Within the block, each solve this thread makes appends its figures to the list yielded: clingo's
     (SOLVE_STATISTICS), `undecided_atoms` (ground atoms that are not facts), `readings_open` (1 when the
-    grounding left the reading choices open, as externals, which are not facts) and `grounding` (the same number
-    for the solves of one Control). The tests read what the very Controls that answered a file cost, instead of
+    grounding left the reading choices open, as externals, which are not facts), `grounding` (the same number
+    for the solves of one Control) and `from_moment` (in a game over moments, the moment its grounding started
+    from: 0, or that of a kept state). The tests read what the very Controls that answered a file cost, instead of
     grounding it again."""
     found: list[dict[str, int]] = []
     token = _RECORDING.set(found)
@@ -300,7 +314,7 @@ def _record(control: clingo.Control, readings_open: bool) -> None:
         undecided = sum(1 for atom in control.symbolic_atoms if not atom.is_fact)
         grounding = _GROUNDINGS.setdefault(control, next(_NUMBERS))
         found.append({**_figures(control), "undecided_atoms": undecided, "readings_open": int(readings_open),
-                      "grounding": grounding})
+                      "grounding": grounding, "from_moment": _STARTS.get(control, 0)})
 
 
 # clingo's figures of a solve that `check --stats` shows, by name: where each sits in Control.statistics.

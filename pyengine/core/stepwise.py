@@ -81,18 +81,19 @@ def parts(count: int, step_names: list[str]) -> list[tuple[str, list[clingo.Symb
 
 
 def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | None = None,
-           answers: bool = True) -> None:
-    """Ground base and, in one call, which parts the steps of every moment fire (`add_parts`, where given, adds
-    those parts' rules to the Control then: see `split`); then moment by moment, in two calls: the state at the
-    moment, and then the parts its steps fire with the state after its step; then the answers (unless `answers` is
-    False: a random playout goes on from the last moment instead)."""
+           answers: bool = True, start: int = 0) -> None:
+    """Ground base and, in one call, which parts the steps of every moment from `start` fire (`add_parts`, where
+    given, adds those parts' rules to the Control then: see `split`); then moment by moment, in two calls: the
+    state at the moment, and then the parts its steps fire with the state after its step; then the answers (unless
+    `answers` is False: a random playout goes on from the last moment instead). From a `start` after 0, base holds
+    the state at that moment as next/2 facts (pyengine.core.moment_states) and no earlier moment is grounded."""
     control.ground([("base", [])])
     count = steps(control)
-    control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(count + 1)])
+    control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(start, count + 1)])
     fired = step_parts(control)
     if add_parts is not None:
         add_parts(sorted(set().union(*fired.values())))
-    for moment in range(count + 1):
+    for moment in range(start, count + 1):
         number = [clingo.Number(moment)]
         control.ground([(MOMENT, number)])
         steps_and_after = [(name, number) for name in fired.get(moment, [])]
@@ -102,6 +103,16 @@ def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | Non
             control.ground(steps_and_after)
     if answers:
         control.ground([(ANSWERS, [])])
+
+def state_at(control: clingo.Control, moment: int) -> list[clingo.Symbol] | None:
+    """The state at a moment after the start as the step before it left it (the first arguments of its next/2
+    atoms), or None where one of them is not a fact (reading choices left open)."""
+    number = clingo.Number(moment)
+    found = [atom for atom in control.symbolic_atoms.by_signature("next", 2) if atom.symbol.arguments[1] == number]
+    if not found or not all(atom.is_fact for atom in found):
+        return None
+    return [atom.symbol.arguments[0] for atom in found]
+
 
 def main(arguments: list[str] | None = None) -> int:
     """`python -m pyengine.core.stepwise [CLINGO OPTIONS] FILE...`: clingo's own command line with the Python
