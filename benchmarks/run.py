@@ -44,7 +44,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent))
 
 from baseline import CHARACTER_TYPES, Copy, can_play
 
-from pyengine.core import store
+from pyengine.core import moment_states, store
 from pyengine.core.engine import answer
 from pyengine.core.scenario import scenario_from_data
 from pyengine.games.lotr.game import builtin_catalog
@@ -400,7 +400,9 @@ DFM_DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
 def bench_real_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
     """The Duel on its real cards (issue 46): one random playout on a layout dealt from seed 3 (drawn first, not
     timed; its first 10 actions in the quick run), answered whole with its questions (who won, the Power tokens
-    after every action), `plays` for the player whose turn it is at its middle, and the ground atoms and solver
+    after every action), `plays` of both players at its middle, grounded from the start (no state kept) and
+    followed (from the state kept by `plays` after the action before, pyengine.core.moment_states, as when a game
+    is followed action by action), and the ground atoms and solver
     choices of the whole game and of its first 10 actions. The data is imported into the run's store unless the
     store already holds it (into a store of the run's own, never into a user's); without the data there is nothing
     to measure."""
@@ -440,10 +442,27 @@ def _real_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
     game = json.loads(drawn.stdout)
     count = len(game["actions"])
     middle = {**game, "actions": game["actions"][:count // 2], "questions": []}
+    before = {**middle, "actions": middle["actions"][:-1]}
+
+    def cold() -> None:
+        moment_states.clear()
+        api.plays(middle)
+
+    def followed() -> None:
+        moment_states.clear()
+        api.plays(before)
+        started = time.perf_counter()
+        api.plays(middle)
+        timed.append(time.perf_counter() - started)
+
+    timed: list[float] = []
+    median_ms(followed, repeats)
     results = [{"name": "dfm_real_check_whole_game", "median_ms": round(median_ms(lambda: api.answer(game), repeats),
                                                                             1), "ratio": None, "actions": count},
-               {"name": "dfm_real_plays_mid_game", "median_ms": round(median_ms(lambda: api.plays(middle), repeats),
-                                                                          1), "ratio": None, "actions": count // 2}]
+               {"name": "dfm_real_plays_mid_game", "median_ms": round(median_ms(cold, repeats), 1), "ratio": None,
+                "actions": count // 2},
+               {"name": "dfm_real_plays_mid_game_followed", "median_ms": round(statistics.median(timed) * 1000, 1),
+                "ratio": None, "actions": count // 2}]
     first = _grounded({**game, "actions": game["actions"][:10],
                        "questions": [{"id": "tokens", "ask": "tokens", "after": min(10, count)}]})
     whole = _grounded({**game, "questions": [{"id": "tokens", "ask": "tokens", "after": count}]})
