@@ -4,9 +4,9 @@ explorer, an engine asking which plays are open after each move) asks `plays` af
 would otherwise ground every moment from the start again (benchmarks/README.md, issue 46: 1.1 s after 67 actions
 of a real-card game, 0.2 s from the state kept at its moment).
 
-A state is the next/2 atoms of a moment: everything a later moment reads of the earlier ones (rules/dfm/state.lp
-carries the fluents, the chapter and what the steps before rested on through next/2 alone), kept only where every
-one of them is a fact. It serves only questions whose answers read nothing before the last moment (`plays` and
+A state is the next/2 atoms of a moment: everything a later moment reads of the earlier ones (a game's state.lp
+carries its fluents and what the steps before rested on through next/2 alone), kept only where every one of them
+is a fact. It serves only questions whose answers read nothing before the last moment (`plays` and
 `outcomes`: Game LISTING_KINDS), and is keyed by everything that made it: the game, the question kinds (which
 encodings were grounded), and every fact but `last_step/1` and the action facts (act/3, choice/3) of the steps
 from that moment on; the reading choices are facts among them. A state is never written to disk; at most KEPT are
