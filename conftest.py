@@ -52,6 +52,14 @@ def pytest_configure(config: pytest.Config) -> None:
         store.write_source("vermihunter", "dfm", str(DFM_DATA), cards, report)
 
 
+def pytest_xdist_auto_num_workers(config: pytest.Config) -> int:
+    """`-n auto` runs a worker per processor and one more: many tests wait on a server, a browser, a subprocess or a
+    deadline, and the extra worker runs while they wait (on two processors the suite took 333 s against 362 s)."""
+    import os
+
+    return len(os.sched_getaffinity(0)) + 1
+
+
 def pytest_unconfigure(config: pytest.Config) -> None:
     """The session's store goes with the session (only the process that made it removes it)."""
     import shutil

@@ -227,11 +227,12 @@ def view_program(path: Path) -> tuple[ast.AST, ...]:
 
 
 def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str],
-                    views: tuple[Path, ...] = ()) -> None:
+                    views: tuple[Path, ...] = (), answers: bool = True) -> None:
     """Ground a scenario of a game over moments in `control` step by step (pyengine.core.stepwise), the Control given
     only the step parts some moment of it fires, and the #show statements of `views`. Questions that read only the
     moment after the last step (LISTING_KINDS) start from the latest state the process keeps for their actions, and
-    keep the state at their last moment for the next question (pyengine.core.moment_states)."""
+    keep the state at their last moment for the next question (pyengine.core.moment_states). Without `answers`
+    the answers are not grounded (a random playout reads only the plays open at the last moment)."""
     fixed, by_part = timeline_program(game, kinds)
     add_statements(control, fixed)
     for view in views:
@@ -242,7 +243,7 @@ def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], f
     _STARTS[control] = start
     control.add("base", [], "\n".join([*facts, *state]))
     stepwise.ground(control, lambda names: add_statements(control, (s for n in names for s in by_part.get(n, []))),
-                    start=start)
+                    answers=answers, start=start)
     last = len(keys) - 1
     kept = stepwise.state_at(control, last) if last > start else None
     if kept is not None:

@@ -27,10 +27,7 @@ PARTS = "parts"
 MOMENT = "moment"
 ADVANCE = "advance"
 ANSWERS = "answers"
-# The parts only a random playout grounds: the plays are asked at a moment; the game goes on by one of them.
-ASK = "ask"
-CHOOSE = "choose"
-FIXED = {"base", PARTS, MOMENT, ADVANCE, ANSWERS, ASK, CHOOSE}
+FIXED = {"base", PARTS, MOMENT, ADVANCE, ANSWERS}
 
 
 def steps(control: clingo.Control) -> int:
@@ -85,8 +82,9 @@ def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | Non
     """Ground base and, in one call, which parts the steps of every moment from `start` fire (`add_parts`, where
     given, adds those parts' rules to the Control then: see `split`); then moment by moment, in two calls: the
     state at the moment, and then the parts its steps fire with the state after its step; then the answers (unless
-    `answers` is False: a random playout goes on from the last moment instead). From a `start` after 0, base holds
-    the state at that moment as next/2 facts (pyengine.core.moment_states) and no earlier moment is grounded."""
+    `answers` is False: a random playout reads only the plays open at the last moment). From a `start` after 0,
+    base holds the state at that moment as next/2 facts (pyengine.core.moment_states) and no earlier moment is
+    grounded."""
     control.ground([("base", [])])
     count = steps(control)
     control.ground([(PARTS, [clingo.Number(moment)]) for moment in range(start, count + 1)])

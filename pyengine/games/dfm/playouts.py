@@ -7,13 +7,13 @@ actions down. A seed makes a playout reproducible."""
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from typing import Any
 
 import clingo
 
-from pyengine.core import stepwise
 from pyengine.core.answering import load
-from pyengine.core.engine import add_statements, program, units
+from pyengine.core.engine import ground_timeline, units
 from pyengine.games.dfm.game import CHOICES, GAME, RACES, layout_rows
 
 
@@ -107,56 +107,38 @@ def dealt_start(seed: int) -> dict[str, Any]:
             "state": {**setup_state(), "connections": "standard", "deal": seed}}
 
 
-# A playout's Control is grounded afresh from the actions drawn so far every RESTART actions: the plays tried at
-# a moment stay in its Control, and each moment's plays cost more for every earlier moment's (seed 100 on real
-# cards, 134 actions: its plays 84 ms at the first moment and 400 ms at the 55th in one Control; the whole playout
-# 156 s in one Control, 82 s replayed every 5 actions, 61 s every 10, 48-52 s every 20, the same actions each time).
-RESTART = 20
-
-
-def _control(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> clingo.Control:
-    """A Control that has grounded the game from the start through `actions` as a scenario's steps (read and
-    checked as a scenario file's), and every play of both players at the moment after them (their `plays`
-    questions, asked after the last step)."""
+def _open_plays(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> list[Sequence[clingo.Symbol]]:
+    """Every play open to either player after `actions` (as a scenario's steps, read and checked as a scenario
+    file's), as the encodings' open_play/4 finds it, each as its step, its player and its option, sorted: both
+    players' `plays` questions asked after the last step, grounded from the state kept when the actions but the
+    last were asked (pyengine.core.moment_states), so that each action grounds only its own step and the plays
+    after it."""
     game = _start(start) | {"actions": actions, "questions": [
         {"id": f"plays:{player}", "ask": "plays", "player": player} for player in ("fellowship", "sauron")]}
     [unit] = units(load(game), {})
     control = clingo.Control(["--warn=none"])
-    add_statements(control, program("dfm", unit.kinds))
-    control.add("base", [], "\n".join(unit.facts))
-    stepwise.ground(control, answers=False)
-    return control
+    ground_timeline(control, "dfm", unit.kinds, unit.facts, answers=False)
+    moment = clingo.Number(len(actions))
+    found = [a for a in control.symbolic_atoms.by_signature("open_play", 4) if a.symbol.arguments[0] == moment]
+    if not all(a.is_fact for a in found):  # the grounding decides every play: no solve is needed, or made
+        raise RuntimeError("a play left undecided by the grounding: a defect of the encodings")
+    return sorted(a.symbol.arguments[1:] for a in found)
 
 
 def playout(seed: int, limit: int = 400, start: dict[str, Any] | None = None) -> dict[str, Any]:
     """A random game from the setup, or from the chapter, turn and state of `start`: each action a play open at the
-    moment it is taken (the encodings' open_play/4, as `pyengine plays` answers), drawn with the seed; ends when no
-    play is open (the game is over) or after `limit` actions. A Control grounds the game a moment at a time: every
-    play of both players at the moment, then the state after the one drawn (the parts ask and choose,
-    rules/dfm/plays.lp and state.lp); every RESTART actions a new one replays the actions drawn so far. The
-    scenario asks who won and how many Power tokens there are after every action."""
+    moment it is taken (the encodings' open_play/4, as `pyengine plays` answers it), drawn with the seed; ends when
+    no play is open (the game is over) or after `limit` actions. The scenario asks who won and how many Power
+    tokens there are after every action."""
     rng = random.Random(seed)
     actions: list[dict[str, Any]] = []
-    control = _control(start, actions)
-    names = stepwise.step_part_names(program("dfm", frozenset({"plays"})))
     while len(actions) < limit:
-        moment = clingo.Number(len(actions))
-        open_plays = sorted(a.symbol.arguments[1:] for a in control.symbolic_atoms.by_signature("open_play", 4)
-                            if a.symbol.arguments[0] == moment)
+        open_plays = _open_plays(start, actions)
         if not open_plays:
             break
         step, player, option = rng.choice(open_plays)
         words = GAME.play_id(clingo.Function("play", [step.arguments[0], option]), None)
         actions.append(action_of(words, player.name))
-        if len(actions) % RESTART == 0:
-            control = _control(start, actions)
-            continue
-        after = [clingo.Number(len(actions))]
-        # The state after the play drawn, and then (in another call: pyengine.core.stepwise) what it shows and every
-        # play of both players there.
-        control.ground([(stepwise.CHOOSE, [moment, step]), (stepwise.ADVANCE, [moment])])
-        control.ground([(stepwise.MOMENT, after), (stepwise.ASK, after), (stepwise.PARTS, after)])
-        control.ground([(name, after) for name in names])
     game = _start(start)
     count = len(actions)
     tokens = [{"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1)]

@@ -1,7 +1,7 @@
 """A game followed action by action: `plays` after an action starts from the state the process kept at the moment
 before it (pyengine.core.moment_states), and answers exactly what it answers grounded from the start. The files of
-tests/scenarios/dfm with two actions or more, every eighth (all of them with PYENGINE_EXHAUSTIVE=1), and the
-files on real cards."""
+tests/scenarios/dfm with two actions or more, every fifteenth (all of them with PYENGINE_EXHAUSTIVE=1), and the
+files on real units."""
 
 from __future__ import annotations
 
@@ -24,7 +24,7 @@ def _games() -> list[Path]:
                    if len((yaml.safe_load(p.read_text(encoding="utf-8")) or {}).get("actions") or []) >= 2)
     if os.environ.get("PYENGINE_EXHAUSTIVE"):
         return found
-    return sorted({*found[::8], *(p for p in found if p.name.startswith("real_card_units"))})
+    return sorted({*found[::15], *(p for p in found if p.name.startswith("real_card_units"))})
 
 
 def _cut(path: Path, count: int | None = None) -> dict[str, Any]:

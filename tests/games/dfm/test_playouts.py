@@ -8,6 +8,7 @@ from typing import Any
 import pytest
 
 from pyengine import api
+from pyengine.core import moment_states
 from pyengine.games.dfm import playouts
 
 
@@ -31,12 +32,21 @@ def test_a_random_playout_takes_only_legal_plays_and_keeps_every_token(seed: int
     assert all(q.passed for q in result.questions), [q.failures for q in result.questions if not q.passed]
 
 
-def test_a_playout_grounded_afresh_every_few_actions_draws_the_same_game(monkeypatch: pytest.MonkeyPatch) -> None:
-    """A new Control that replays the actions drawn so far opens the same plays as the one that drew them."""
-    monkeypatch.setattr(playouts, "RESTART", 1000)
+def test_a_playout_drawn_from_kept_states_draws_the_game_drawn_from_the_start(monkeypatch: pytest.MonkeyPatch
+                                                                                 ) -> None:
+    """Each action's plays are grounded from the state kept after the action before (pyengine.core.moment_states);
+    with no state kept, every action grounds the game from the start, and the same game is drawn."""
+    starts: list[int] = []
+    find = moment_states.find
+    monkeypatch.setattr(moment_states, "find", lambda keys: starts.append(find(keys)[0]) or find(keys))
+    moment_states.clear()
     kept = playouts.playout(3, limit=9)
-    monkeypatch.setattr(playouts, "RESTART", 2)
+    assert starts == [0, 0, *range(1, 8)]  # plays after 0 to 8 actions
+    starts.clear()
+    moment_states.clear()
+    monkeypatch.setattr(moment_states, "KEPT", 0)
     assert playouts.playout(3, limit=9) == kept
+    assert set(starts) == {0}
 
 
 def test_a_play_is_written_as_the_action_it_names() -> None:
