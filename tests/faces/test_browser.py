@@ -394,10 +394,14 @@ def test_a_marvel_deck_is_built_in_the_form_and_answered(page, explorer: str, tm
     first.wait_for()
     assert "alter ego" in first.inner_text()
     first.click()
+    # The form is redrawn just after the release: typed before that, the next search would be lost.
+    from playwright.sync_api import expect
+
     deck = page.locator('fieldset[data-player="alice"] .zone[data-zone="deck-list"]')
+    expect(deck.locator(".deck-leader .card-label")).not_to_have_text("none")
     deck.locator("input.card-search").last.fill("Daredevil")
     deck.locator('.suggestion[data-id="31014"]').click()
-    page.wait_for_function("document.getElementById('yaml').value.includes('identity:')")
+    page.wait_for_function("document.getElementById('yaml').value.includes('31014')")
     page.locator("#add-question").click()
     question = page.locator(".question").first
     question.locator("select.q-ask").select_option("deck")
