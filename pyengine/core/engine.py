@@ -226,7 +226,7 @@ def view_program(path: Path) -> tuple[ast.AST, ...]:
     return _parsed((path,))
 
 
-def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[str],
+def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], facts: list[Fact],
                     views: tuple[Path, ...] = (), answers: bool = True) -> None:
     """Ground a scenario of a game over moments in `control` step by step (pyengine.core.stepwise), the Control given
     only the step parts some moment of it fires, and the #show statements of `views`. Questions that read only the

@@ -7,7 +7,6 @@ actions down. A seed makes a playout reproducible."""
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
 from typing import Any
 
 import clingo
@@ -107,7 +106,7 @@ def dealt_start(seed: int) -> dict[str, Any]:
             "state": {**setup_state(), "connections": "standard", "deal": seed}}
 
 
-def _open_plays(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> list[Sequence[clingo.Symbol]]:
+def _open_plays(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> list[list[clingo.Symbol]]:
     """Every play open to either player after `actions` (as a scenario's steps, read and checked as a scenario
     file's), as the encodings' open_play/4 finds it, each as its step, its player and its option, sorted: both
     players' `plays` questions asked after the last step, grounded from the state kept when the actions but the
