@@ -102,6 +102,7 @@ def ground(control: clingo.Control, add_parts: Callable[[list[str]], None] | Non
     if answers:
         control.ground([(ANSWERS, [])])
 
+
 def state_at(control: clingo.Control, moment: int) -> list[clingo.Symbol] | None:
     """The state at a moment after the start as the step before it left it (the first arguments of its next/2
     atoms), or None where one of them is not a fact (reading choices left open)."""
