@@ -573,9 +573,10 @@ def _verdict(name: str, atoms: list[Atom]) -> tuple[str | None, list[Reason]]:
     return (verdicts[0] if verdicts else None), reasons
 
 
-def _assumed(atoms: list[Atom]) -> list[str]:
-    """The base-game assumptions among the atoms of one question (or one play)."""
-    return sorted({_text(args[1]) for kind, args in atoms if kind == "assumed"})
+def _assumed(atoms: list[Atom], kind_shown: str = "assumed", listing: frozenset[str] = frozenset()) -> list[str]:
+    """The base-game assumptions among the atoms of one question (or one play: its own, and those of its listing,
+    `listing`, which the encodings show once for all its plays: listing_assumed/2)."""
+    return sorted(listing.union(_text(args[1]) for kind, args in atoms if kind == kind_shown))
 
 
 def _activity(atoms: list[Atom]) -> dict[str, tuple[str, str]]:
@@ -602,12 +603,13 @@ def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol,
     """The plays a `plays` question unfolded into (question terms play(Q, ...) in the encodings); `play_ids`
     keeps each play's id for the next model of the same table."""
     plays = []
+    listing = frozenset(_assumed(by_term.get(term, []), "listing_assumed"))
     for sub, atoms in by_term.items():
         if _is_play_of(sub, term):
             verdict, reasons = _verdict(_text(sub), atoms)
             if sub not in play_ids:
                 play_ids[sub] = scenario.game.play_id(sub, scenario.state)
             rested = _rested(kb, reasons, readings)
-            plays.append(Play(play_ids[sub], sub, verdict, reasons, rested, _assumed(atoms),
+            plays.append(Play(play_ids[sub], sub, verdict, reasons, rested, _assumed(atoms, listing=listing),
                               _rested_before(kb, atoms, readings, rested), _activity(atoms)))
     return sorted(plays, key=lambda p: p.id)

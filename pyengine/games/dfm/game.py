@@ -245,6 +245,8 @@ class State:
     unread: set[int] = field(default_factory=set)
     # The base game's real cards (`catalog: vermihunter`, imported into the store), which `cards:` entries may name.
     real_cards: Any = None
+    # Every card of `real_cards`, read once for the scenario (its tiles, its tokens, a deal's chapters).
+    pool: list[Any] = field(default_factory=list)
     # The real cards whose data the facts already hold (real_card_colour/2, ...), by id.
     described: set[str] = field(default_factory=set)
 
@@ -328,6 +330,55 @@ def _value_words(value: clingo.Symbol) -> str:
     return str(value)
 
 
+@lru_cache(maxsize=16_384)
+def _play_description(option: clingo.Symbol) -> str:
+    """An option a `plays` question tried, in words (as _play_words, it depends on nothing else: kept for the
+    next reading of the same option, as when a game is followed action by action)."""
+    if option.name == "take":
+        row, col, use = option.arguments
+        what = "play it" if use.name == "play" else "discard it"
+        return f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and {what}"
+    if option.name == "place":
+        row, col, region = option.arguments
+        return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
+                f"it, its units to {region.string}")
+    if option.name == "remove":
+        row, col, *regions = option.arguments
+        named = " and ".join(r.string for r in regions if r.type == clingo.SymbolType.String)
+        return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
+                f"it, taking the opponent's units from {named}")
+    if option.name == "shift":
+        row, col, *regions = option.arguments[:4]
+        named = " and ".join(r.string for r in regions if r.type == clingo.SymbolType.String)
+        moved = ", ".join("from {} to {}".format(*(a.string for a in m.arguments))
+                          for m in option.arguments[4:] if m.arguments)
+        taking = f"taking the opponent's units from {named}, " if named else ""
+        return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
+                f"it, {taking}moving a unit of its player's {moved}")
+    if option.name == "tile_shift":
+        moved = ", ".join("from {} to {}".format(*(a.string for a in m.arguments))
+                          for m in option.arguments[1:] if m.arguments)
+        return f"use the Landmark tile of {_value_words(option.arguments[0])}, moving a unit of its taker's {moved}"
+    if option.name == "tile_pile":
+        return (f"use the Landmark tile of {_value_words(option.arguments[0])}, playing the discarded card "
+                f"{option.arguments[1].string}")
+    if option.name == "tile_token":
+        return (f"use the Landmark tile of {_value_words(option.arguments[0])}, keeping the Alliance token "
+                f"{option.arguments[1].string}")
+    if option.name == "landmark":
+        return f"use the Landmark tile of {_value_words(option.arguments[0])}"
+    if option.name == "alliance":
+        return f"use the {option.arguments[1].name} Alliance tokens ({option.arguments[0].name})"
+    if option.name == "alliance_token":
+        trigger, race, token = option.arguments
+        return f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}"
+    if option.name != "call":
+        return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
+    ally, effect, choices = _call_parts(option)
+    said = f"call upon {ally.replace('_', ' ').title()} ({effect} effect)"
+    return f"{said}, choosing {', '.join(f'{n} {v}' for n, v in choices)}" if choices else said
+
+
 class Dfm:
     name = "dfm"
     document = DOCUMENTS["dfm"]
@@ -389,7 +440,8 @@ class Dfm:
                       real_cards=self._real_cards(fields))
         state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
         if state.real_cards is not None:
-            state.facts += real_tiles(state.real_cards) + real_tokens(state.real_cards)
+            state.pool = list(state.real_cards.all_cards())
+            state.facts += real_tiles(state.pool) + real_tokens(state.pool)
         given = fields.sub("state", STATE_FIELDS)
         done: set[str] = set()
         for key in given.data:  # each field apart, in the file's order (a card's colour is read with its card)
@@ -691,7 +743,7 @@ class Dfm:
                                expected="`catalog: vermihunter` and a chapter from 1 to 3")
         shuffler = random.Random(seed)
         for chapter in range(state.chapter, 4):
-            ids = [c.id for c in state.real_cards.all_cards()
+            ids = [c.id for c in state.pool
                    if c.type == "chapter_card" and c.extra.get("chapter") == chapter]
             places, left_out = dealt(chapter, shuffler, ids)
             for (row, col), card_id in places:
@@ -1069,50 +1121,7 @@ class Dfm:
     def describe_play(self, term: clingo.Symbol, state: State) -> str:
         """An action a `plays` question tried, in words: `call upon Elrond (enter effect), choosing race elves`,
         `take the layout's card 1.2 and play it`, `end the turn`."""
-        option = term.arguments[1]
-        if option.name == "take":
-            row, col, use = option.arguments
-            what = "play it" if use.name == "play" else "discard it"
-            return f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and {what}"
-        if option.name == "place":
-            row, col, region = option.arguments
-            return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
-                    f"it, its units to {region.string}")
-        if option.name == "remove":
-            row, col, *regions = option.arguments
-            named = " and ".join(r.string for r in regions if r.type == clingo.SymbolType.String)
-            return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
-                    f"it, taking the opponent's units from {named}")
-        if option.name == "shift":
-            row, col, *regions = option.arguments[:4]
-            named = " and ".join(r.string for r in regions if r.type == clingo.SymbolType.String)
-            moved = ", ".join("from {} to {}".format(*(a.string for a in m.arguments))
-                              for m in option.arguments[4:] if m.arguments)
-            taking = f"taking the opponent's units from {named}, " if named else ""
-            return (f"take the layout's card {row.number}.{col.number} (row {row.number}, card {col.number}) and play "
-                    f"it, {taking}moving a unit of its player's {moved}")
-        if option.name == "tile_shift":
-            moved = ", ".join("from {} to {}".format(*(a.string for a in m.arguments))
-                              for m in option.arguments[1:] if m.arguments)
-            return f"use the Landmark tile of {_value_words(option.arguments[0])}, moving a unit of its taker's {moved}"
-        if option.name == "tile_pile":
-            return (f"use the Landmark tile of {_value_words(option.arguments[0])}, playing the discarded card "
-                    f"{option.arguments[1].string}")
-        if option.name == "tile_token":
-            return (f"use the Landmark tile of {_value_words(option.arguments[0])}, keeping the Alliance token "
-                    f"{option.arguments[1].string}")
-        if option.name == "landmark":
-            return f"use the Landmark tile of {_value_words(option.arguments[0])}"
-        if option.name == "alliance":
-            return f"use the {option.arguments[1].name} Alliance tokens ({option.arguments[0].name})"
-        if option.name == "alliance_token":
-            trigger, race, token = option.arguments
-            return f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}"
-        if option.name != "call":
-            return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
-        ally, effect, choices = _call_parts(option)
-        said = f"call upon {ally.replace('_', ' ').title()} ({effect} effect)"
-        return f"{said}, choosing {', '.join(f'{n} {v}' for n, v in choices)}" if choices else said
+        return _play_description(term.arguments[1])
 
     def web_extras(self) -> dict[str, Any]:
         """What the explorer's Duel form (form.js beside this module) offers: a blank table, factions, allies and
@@ -1324,12 +1333,12 @@ EVIDENCE_WORDS = {
 }
 
 
-def real_tiles(catalog: Any) -> list[Fact]:
-    """The Landmark tiles of a catalog of real cards: each one's skill cost, the types of its effects and the
+def real_tiles(pool: list[Any]) -> list[Fact]:
+    """The Landmark tiles among a catalog's real cards: each one's skill cost, the types of its effects and the
     counts of those the encodings apply (rules/dfm/card_skills.lp, card_effects.lp), by the tile's name. A tile
     whose units go elsewhere than its own region is not read as such: its placement is left out and named."""
     facts = []
-    for tile in (c for c in catalog.all_cards() if c.type == "landmark_tile"):
+    for tile in (c for c in pool if c.type == "landmark_tile"):
         facts += [fact("tile_skill_cost", tile.id, Const(s), n) for s, n in tile.extra["skills"].items()
                   if s in SKILLS and n]
         types = set()
@@ -1344,12 +1353,12 @@ def real_tiles(catalog: Any) -> list[Fact]:
     return facts
 
 
-def real_tokens(catalog: Any) -> list[Fact]:
-    """The Alliance tokens of a catalog of real cards (rules/dfm/alliance_tokens.lp), by id: each one's race, its
+def real_tokens(pool: list[Any]) -> list[Fact]:
+    """The Alliance tokens among a catalog's real cards (rules/dfm/alliance_tokens.lp), by id: each one's race, its
     once effect's type and, for the families the encodings apply, its count; or what it does for the rest of the
     game, the attribute it gives or the event that triggers its effect."""
     facts = []
-    for token in (c for c in catalog.all_cards() if c.type == "alliance_token"):
+    for token in (c for c in pool if c.type == "alliance_token"):
         extra = token.extra
         facts.append(fact("token_race", token.id, Const(DATA_RACES.get(extra["race"], extra["race"]))))
         if "attribute" in extra:
