@@ -136,6 +136,9 @@ REAL_TOKEN_ID = re.compile(r"(dwarves|elves|humans|hobbits|wizards|ents)\.[1-3]"
 TOKEN_FAMILIES = {"move_on_the_ring_quest_track": ("move_count", "ring"), "take_another_turn": (1, "extra_turns")}
 # The same for a token's effect on its event (token_trigger_count/3), where coins from the reserve count too.
 TRIGGER_FAMILIES = {**TOKEN_FAMILIES, "get_coins_from_reserve": ("coins_to_get", "coins")}
+# The same for a triggered effect whose count is the data's count for each round, one for each chapter
+# (token_trigger_chapter_count/4).
+TRIGGER_CHAPTER_FAMILIES = {"gain_extra_coins_for_discarded_chapter_card": ("extra_coins_per_chapter", "coins")}
 # The effects of a real card that come down to a count, each with the field of the data that counts and the fact
 # the encodings read it by (rules/dfm/card_coins.lp, card_ring.lp, card_units.lp).
 COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
@@ -1370,6 +1373,10 @@ def real_tokens(pool: list[Any]) -> list[Fact]:
                 counted, family = TRIGGER_FAMILIES[kind]
                 facts.append(fact("token_trigger_count", token.id, Const(family),
                                   counted if isinstance(counted, int) else extra["effect"][counted]))
+            elif kind in TRIGGER_CHAPTER_FAMILIES:
+                counted, family = TRIGGER_CHAPTER_FAMILIES[kind]
+                facts += [fact("token_trigger_chapter_count", token.id, Const(family), chapter, n)
+                          for chapter, n in enumerate(extra["effect"][counted][:3], start=1)]
         else:
             kind = extra["effect"]["type"]
             facts.append(fact("token_once", token.id, Const(kind)))
