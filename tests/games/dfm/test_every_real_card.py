@@ -224,7 +224,19 @@ def _event_values(token: Any, held: bool) -> tuple[Any, tuple[int, int, int]]:
     return event, tuple(int(v.got) for v in values)  # type: ignore[return-value]
 
 
-def test_every_triggered_alliance_token_acts_on_its_event_or_is_named() -> None:
+# The data's tokens with a trigger.
+TRIGGERED = ("dwarves.2", "dwarves.3", "elves.1", "hobbits.2", "hobbits.3", "humans.1", "humans.3")
+
+
+def test_the_triggered_tokens_are_those_of_the_data_each_with_an_event() -> None:
+    cards, _ = importer.read(DATA)
+    tokens = [c for c in cards if c.type == "alliance_token" and "trigger" in c.extra]
+    assert sorted(t.id for t in tokens) == list(TRIGGERED)
+    assert {t.extra["trigger"] for t in tokens} <= set(EVENTS)
+
+
+@pytest.mark.parametrize("token_id", TRIGGERED)
+def test_every_triggered_alliance_token_acts_on_its_event_or_is_named(token_id: str) -> None:
     """Each of the data's tokens with a trigger, held by the Fellowship whose action is its event (a card of its
     colour played, a card discarded, a Landmark tile used, a card chained): the action is done, and against the
     same action without the token the extra turns, the Ring-track steps or the coins it gives are there
@@ -232,22 +244,20 @@ def test_every_triggered_alliance_token_acts_on_its_event_or_is_named() -> None:
     the chapter in play), or its effect is named as not applied (dfm_token_effect_not_modelled, with the event
     and the effect's type) and nothing changed."""
     cards, _ = importer.read(DATA)
-    tokens = [c for c in cards if c.type == "alliance_token" and "trigger" in c.extra]
-    assert {t.extra["trigger"] for t in tokens} <= set(EVENTS) and len(tokens) == 7
-    for token in tokens:
-        effect = token.extra["effect"]
-        event, with_token = _event_values(token, held=True)
-        plain, without = _event_values(token, held=False)
-        assert event.got == plain.got == "done", (token.id, event.rules)
-        gives = {"take_another_turn": (1, 0, 0), "move_on_the_ring_quest_track": (0, effect.get("move_count", 0), 0),
-                 "get_coins_from_reserve": (0, 0, effect.get("coins_to_get", 0)),
-                 "gain_extra_coins_for_discarded_chapter_card": (0, 0, effect.get("extra_coins_per_chapter",
-                                                                                  [0, 0])[1])}
-        if effect["type"] in gives:
-            assert "dfm_token_trigger" in event.rules, (token.id, event.rules)
-            assert tuple(a - b for a, b in zip(with_token, without, strict=True)) == gives[effect["type"]], token.id
-        else:
-            words = [token.extra["trigger"].replace("_", " "), effect["type"].replace("_", " ")]
-            assert any(r.rule == "dfm_token_effect_not_modelled" and all(w in r.evidence for w in words)
-                       for r in event.reasons), (token.id, [(r.rule, r.evidence) for r in event.reasons])
-            assert with_token == without, token.id
+    [token] = [c for c in cards if c.id == token_id]
+    effect = token.extra["effect"]
+    event, with_token = _event_values(token, held=True)
+    plain, without = _event_values(token, held=False)
+    assert event.got == plain.got == "done", (token.id, event.rules)
+    gives = {"take_another_turn": (1, 0, 0), "move_on_the_ring_quest_track": (0, effect.get("move_count", 0), 0),
+             "get_coins_from_reserve": (0, 0, effect.get("coins_to_get", 0)),
+             "gain_extra_coins_for_discarded_chapter_card": (0, 0, effect.get("extra_coins_per_chapter",
+                                                                              [0, 0])[1])}
+    if effect["type"] in gives:
+        assert "dfm_token_trigger" in event.rules, (token.id, event.rules)
+        assert tuple(a - b for a, b in zip(with_token, without, strict=True)) == gives[effect["type"]], token.id
+    else:
+        words = [token.extra["trigger"].replace("_", " "), effect["type"].replace("_", " ")]
+        assert any(r.rule == "dfm_token_effect_not_modelled" and all(w in r.evidence for w in words)
+                   for r in event.reasons), (token.id, [(r.rule, r.evidence) for r in event.reasons])
+        assert with_token == without, token.id
