@@ -135,7 +135,9 @@ REAL_TOKEN_ID = re.compile(r"(dwarves|elves|humans|hobbits|wizards|ents)\.[1-3]"
 # and the family token_count/3 names them by (rules/dfm/alliance_tokens.lp).
 TOKEN_FAMILIES = {"move_on_the_ring_quest_track": ("move_count", "ring"), "take_another_turn": (1, "extra_turns")}
 # The same for a token's effect on its event (token_trigger_count/3), where coins from the reserve count too.
-TRIGGER_FAMILIES = {**TOKEN_FAMILIES, "get_coins_from_reserve": ("coins_to_get", "coins")}
+TRIGGER_FAMILIES = {**TOKEN_FAMILIES, "get_coins_from_reserve": ("coins_to_get", "coins"),
+                    "place_units_on_central_board": ("units_to_place", "units"),
+                    "move_units_on_central_board": ("units_to_move", "moves")}
 # The same for a triggered effect whose count is the data's count for each round, one for each chapter
 # (token_trigger_chapter_count/4).
 TRIGGER_CHAPTER_FAMILIES = {"gain_extra_coins_for_discarded_chapter_card": ("extra_coins_per_chapter", "coins")}
@@ -400,7 +402,7 @@ class Dfm:
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
         "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect",
         "tile_count", "token_race", "token_once", "token_lasting", "token_count", "token_trigger_count",
-        "token_trigger_chapter_count"}
+        "token_trigger_chapter_count", "token_units_region"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -1374,6 +1376,8 @@ def real_tokens(pool: list[Any]) -> list[Fact]:
                 counted, family = TRIGGER_FAMILIES[kind]
                 facts.append(fact("token_trigger_count", token.id, Const(family),
                                   counted if isinstance(counted, int) else extra["effect"][counted]))
+                facts += [fact("token_units_region", token.id, region)
+                          for region in extra["effect"].get("possible_regions_to_place", [])]
             elif kind in TRIGGER_CHAPTER_FAMILIES:
                 counted, family = TRIGGER_CHAPTER_FAMILIES[kind]
                 facts += [fact("token_trigger_chapter_count", token.id, Const(family), chapter, n)

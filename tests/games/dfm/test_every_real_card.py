@@ -194,34 +194,41 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
 
 
 # For each event of the tokens' triggers, a take or a tile in chapter 2 that makes it happen: the card at the
-# bottom row's first place (2.11 yellow, 2.2 green, free with the pot, 2.7 blue), and the state's extras.
-EVENTS: dict[str, tuple[dict[str, Any], dict[str, Any]]] = {
-    "chapter_card_yellow_used": ({"take": [5, 1]}, {"cards": [{"at": [5, 1], "card": "2.11"}]}),
-    "chapter_card_green_used": ({"take": [5, 1]}, {"cards": [{"at": [5, 1], "card": "2.2"}]}),
-    "chapter_card_blue_used": ({"take": [5, 1]}, {"cards": [{"at": [5, 1], "card": "2.7"}]}),
-    "chapter_card_discarded": ({"take": [5, 1], "use": "discard"}, {"cards": [{"at": [5, 1], "card": "2.11"}]}),
-    "landmark_tile_used": ({"landmark": "bree"}, {"tiles": ["bree"]}),
+# bottom row's first place (2.11 yellow, 2.2 green, free with the pot, 2.7 blue), the state's extras, and what the
+# take names where the token held places units (in Gondor) or moves them (its two from Arnor to Lindon).
+EVENTS: dict[str, tuple[dict[str, Any], dict[str, Any], dict[str, Any]]] = {
+    "chapter_card_yellow_used": ({"take": [5, 1]}, {"cards": [{"at": [5, 1], "card": "2.11"}]}, {}),
+    "chapter_card_green_used": ({"take": [5, 1]}, {"cards": [{"at": [5, 1], "card": "2.2"}],
+                                                   "units": {"fellowship": {"arnor": 2}},
+                                                   "connections": [["arnor", "lindon"]]},
+                                {"moves": [["arnor", "lindon"], ["arnor", "lindon"]]}),
+    "chapter_card_blue_used": ({"take": [5, 1]}, {"cards": [{"at": [5, 1], "card": "2.7"}]}, {"region": "gondor"}),
+    "chapter_card_discarded": ({"take": [5, 1], "use": "discard"}, {"cards": [{"at": [5, 1], "card": "2.11"}]}, {}),
+    "landmark_tile_used": ({"landmark": "bree"}, {"tiles": ["bree"]}, {}),
     "chaining_symbol_used": ({"take": [5, 1]}, {"cards": [{"at": [5, 1], "card": "2.2"}],
-                                                "flags": [["chain", "fellowship", "pot"]]}),
+                                                "flags": [["chain", "fellowship", "pot"]]}, {}),
 }
 
 
-def _event_values(token: Any, held: bool) -> tuple[Any, tuple[int, int, int]]:
+def _event_values(token: Any, held: bool) -> tuple[Any, tuple[int, ...]]:
     """The answer to the action of the token's event, by the Fellowship in chapter 2 with every skill at 3, 10
-    coins, on the Ring track's fourth space, holding the token or not; and its extra turns owed, its place on
-    the track and its coins after it."""
-    action, extras = EVENTS[token.extra["trigger"]]
+    coins, on the Ring track's fourth space (with two units in Arnor, joined to Lindon, for a green card),
+    holding the token or not (and then naming where its units go); and its extra turns owed, its place on the
+    track, its coins and its units in Gondor and in Lindon after it."""
+    action, extras, named = EVENTS[token.extra["trigger"]]
     state = {"coins": {"fellowship": 10, "sauron": 10}, "ring": 4,
              "skills": {"fellowship": dict.fromkeys(SKILLS, 3)},
              **({"alliance_tokens": {"fellowship": [token.id]}} if held else {}), **extras}
     table = {"game": "dfm", "catalog": "vermihunter", "chapter": 2, "turn": "fellowship", "state": state,
-             "actions": [{"player": "fellowship", **action}],
+             "actions": [{"player": "fellowship", **action, **(named if held else {})}],
              "questions": [{"id": "event", "ask": "action", "step": 1},
                            {"id": "turns", "ask": "value", "after": 1, "of": ["extra_turns", "fellowship"]},
                            {"id": "ring", "ask": "value", "after": 1, "of": ["ring"]},
-                           {"id": "coins", "ask": "value", "after": 1, "of": ["coins", "fellowship"]}]}
+                           {"id": "coins", "ask": "value", "after": 1, "of": ["coins", "fellowship"]},
+                           *({"id": r, "ask": "value", "after": 1, "of": ["units", "fellowship", r]}
+                             for r in ("gondor", "lindon"))]}
     event, *values = api.answer(table).questions
-    return event, tuple(int(v.got) for v in values)  # type: ignore[return-value]
+    return event, tuple(int(v.got) for v in values)
 
 
 # The data's tokens with a trigger.
@@ -239,20 +246,23 @@ def test_the_triggered_tokens_are_those_of_the_data_each_with_an_event() -> None
 def test_every_triggered_alliance_token_acts_on_its_event_or_is_named(token_id: str) -> None:
     """Each of the data's tokens with a trigger, held by the Fellowship whose action is its event (a card of its
     colour played, a card discarded, a Landmark tile used, a card chained): the action is done, and against the
-    same action without the token the extra turns, the Ring-track steps or the coins it gives are there
-    (dfm_token_trigger in the answer; the Men's third token's coins are its data's count for the second round,
-    the chapter in play), or its effect is named as not applied (dfm_token_effect_not_modelled, with the event
-    and the effect's type) and nothing changed."""
+    same action without the token the extra turns, the Ring-track steps, the coins, or the units placed or moved
+    that it gives are there (dfm_token_trigger in the answer; the Men's third token's coins are its data's count
+    for the second round, the chapter in play; the take names where its units go), or its effect is named as not
+    applied (dfm_token_effect_not_modelled, with the event and the effect's type) and nothing changed."""
     cards, _ = importer.read(DATA)
     [token] = [c for c in cards if c.id == token_id]
     effect = token.extra["effect"]
     event, with_token = _event_values(token, held=True)
     plain, without = _event_values(token, held=False)
     assert event.got == plain.got == "done", (token.id, event.rules)
-    gives = {"take_another_turn": (1, 0, 0), "move_on_the_ring_quest_track": (0, effect.get("move_count", 0), 0),
-             "get_coins_from_reserve": (0, 0, effect.get("coins_to_get", 0)),
-             "gain_extra_coins_for_discarded_chapter_card": (0, 0, effect.get("extra_coins_per_chapter",
-                                                                              [0, 0])[1])}
+    gives = {"take_another_turn": (1, 0, 0, 0, 0),
+             "move_on_the_ring_quest_track": (0, effect.get("move_count", 0), 0, 0, 0),
+             "get_coins_from_reserve": (0, 0, effect.get("coins_to_get", 0), 0, 0),
+             "gain_extra_coins_for_discarded_chapter_card": (0, 0, effect.get("extra_coins_per_chapter", [0, 0])[1],
+                                                             0, 0),
+             "place_units_on_central_board": (0, 0, 0, effect.get("units_to_place", 0), 0),
+             "move_units_on_central_board": (0, 0, 0, 0, effect.get("units_to_move", 0))}
     if effect["type"] in gives:
         assert "dfm_token_trigger" in event.rules, (token.id, event.rules)
         assert tuple(a - b for a, b in zip(with_token, without, strict=True)) == gives[effect["type"]], token.id
