@@ -298,6 +298,10 @@ class CardGame:
         """A zone's name in words."""
         return zone.replace("_", " ")
 
+    def flip_refusal(self, state: Any) -> str | None:
+        """Why `flip` cannot search this state, or None: a card game's states are all searched."""
+        return None
+
     def describe_change(self, change: clingo.Symbol, state: Any) -> str:
         """A change the flip search made to the state (rules/flip/<game>.lp, change/1) in words."""
         args = change.arguments

@@ -64,6 +64,11 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str],
         raise InputError(f"question {question_id!r} lists its tries: it has a verdict per {each}, not one to turn",
                          field="--question", expected="a question with one verdict (ask a play question of the play)")
     game = scenario.game
+    refusal = game.flip_refusal(scenario.state)
+    if refusal is not None:
+        raise InputError(refusal, file=str(scenario.path), field="--question",
+                         expected="a scenario on the cards it describes (no `catalog:`), or `pyengine explain` "
+                                  "for this one's answers")
     flip_file = Path(rules_dir(), "flip", f"{game.name}.lp")
     [before] = [a for a in answer(scenario, overrides) if a.question.id == question_id]
     readings = effective_readings(scenario, question, overrides)

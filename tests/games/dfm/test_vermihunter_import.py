@@ -132,6 +132,18 @@ def test_a_catalog_not_imported_says_how_to_import_it(cli, tmp_path: Path, monke
     assert code == 2 and "no imported catalog 'vermihunter'" in err and "pyengine import vermihunter PATH" in err
 
 
+def test_flip_refuses_a_real_card_state_at_once_with_a_clear_error(cli) -> None:  # type: ignore[no-untyped-def]
+    """`flip` on a Duel scenario on the real cards is refused before it grounds anything (its search outgrew its
+    time and memory bounds and ended in an abort), exit 2, naming the file and what it can search instead; a
+    scenario on described cards is still searched."""
+    real = ROOT / "tests" / "scenarios" / "dfm" / "real_tile_effects.yaml"
+    code, _, err = cli("flip", str(real), "--question", "none-left-in-arnor")
+    assert code == 2 and "real_tile_effects.yaml" in err and "flip does not search Duel states on the real cards" in err
+    described = ROOT / "examples" / "dfm_warg_and_elrond.yaml"
+    code, out, _ = cli("flip", str(described), "--question", "exit-under-the-default")
+    assert code == 0 and out
+
+
 def test_a_deal_lays_twenty_of_the_chapters_cards_the_same_way_for_one_seed() -> None:
     from pyengine.games.dfm.game import dealt, layout_rows
 
