@@ -222,6 +222,10 @@ def _play_words(option: clingo.Symbol) -> str:
     if option.name == "alliance_fortress":
         trigger, race, token, region = option.arguments
         return f"alliance {trigger.name} race={race.name} token={token.string} fortress={region.string}"
+    if option.name == "alliance_places":
+        trigger, race, token, first, second = option.arguments
+        return (f"alliance {trigger.name} race={race.name} token={token.string} place1={first.string} "
+                f"place2={second.string}")
     if option.name != "call":
         return option.name
     ally, effect, choices = _call_parts(option)
@@ -324,6 +328,8 @@ def _take_words(name: str, value: Value) -> str:
         return f", keeping the token {value}"
     if name == "fortress":
         return f", removing the opponent's Fortress in {value}"
+    if name in ("place1", "place2"):
+        return f", a unit placed in {value}"
     return f", its units to {value}" if name == "region" else f", an opponent's unit from {value}"
 
 
@@ -386,6 +392,10 @@ def _play_description(option: clingo.Symbol) -> str:
         trigger, race, token, region = option.arguments
         return (f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string} and removing "
                 f"the opponent's Fortress in {region.string}")
+    if option.name == "alliance_places":
+        trigger, race, token, first, second = option.arguments
+        return (f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string} and placing "
+                f"its units in {first.string} and {second.string}")
     if option.name != "call":
         return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
     ally, effect, choices = _call_parts(option)
@@ -411,7 +421,7 @@ class Dfm:
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
         "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect",
         "tile_count", "token_race", "token_once", "token_lasting", "token_count", "token_trigger_count",
-        "token_trigger_chapter_count", "token_units_region"}
+        "token_trigger_chapter_count", "token_units_region", "token_units"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -918,7 +928,8 @@ class Dfm:
             trigger = action.choice("alliance", ("pair", "three"), required=True) or "pair"
             race = action.choice("race", RACES, required=True) or ""
             chosen = [(name, self._choice(action, name, name)) for name in ("token", "pile_card") if action.has(name)]
-            chosen += [("fortress", self._choice(action, "fortress", "region"))] if action.has("fortress") else []
+            chosen += [(name, self._choice(action, name, "region")) for name in ("fortress", "place1", "place2")
+                       if action.has(name)]
             return (term("alliance", Const(trigger), Const(race)), chosen,
                     f"{player} takes an Alliance token of the {race} ({trigger})"
                     + "".join(_take_words(n, v) for n, v in chosen))
@@ -1402,6 +1413,10 @@ def real_tokens(pool: list[Any]) -> list[Fact]:
         else:
             kind = extra["effect"]["type"]
             facts.append(fact("token_once", token.id, Const(kind)))
+            if kind == "place_units_on_central_board":
+                facts += [fact("token_units", token.id, extra["effect"]["units_to_place"]),
+                          *(fact("token_units_region", token.id, region)
+                            for region in extra["effect"]["possible_regions_to_place"])]
             if kind in TOKEN_FAMILIES:
                 counted, family = TOKEN_FAMILIES[kind]
                 facts.append(fact("token_count", token.id, Const(family),
