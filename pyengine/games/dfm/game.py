@@ -108,6 +108,11 @@ ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "token", "fortress", "end_turn",
                  "move_nazgul", "move_ring", "landmark", "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
+# The fields each action other than a call reads (a call's choices are checked against its ally's, CHOICES):
+# any other is an input error, never a field read as if it did not matter.
+KIND_FIELDS = {"take": {"take", "use", "region", "remove", "moves"},
+               "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2"},
+               "landmark": {"landmark", "moves", "pile_card", "token"}, "move": {"move"}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
@@ -896,6 +901,10 @@ class Dfm:
                                expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark, "
                                         "alliance, move, begin")
         kind = kinds[0]
+        unread = sorted(set(action.data) - {"player"} - KIND_FIELDS.get(kind, {kind})) if kind != "call" else []
+        if unread:
+            raise action.error(unread[0], f"a {kind} action takes no {unread[0]!r}",
+                               expected="one of " + ", ".join(sorted(KIND_FIELDS.get(kind, {kind}))))
         if kind == "call":
             ally = action.choice("call", tuple(ALLIES), required=True) or ""
             effect = action.choice("effect", ("enter", "exit"), required=True) or ""
@@ -942,7 +951,6 @@ class Dfm:
                               field=action.name("landmark"))
             chosen = self._moves(action)
             chosen += [(name, self._choice(action, name, name)) for name in ("pile_card", "token") if action.has(name)]
-            chosen += [("fortress", self._choice(action, "fortress", "region"))] if action.has("fortress") else []
             return (term("landmark", tile), chosen,
                     f"{player} takes the Landmark tile {tile}" + "".join(_take_words(n, v) for n, v in chosen))
         if not action.flag(kind, True):
