@@ -17,17 +17,27 @@ pytestmark = pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents 
 
 
 
+# The documents whose report is searched for states here. The Duel's 18 reading searches take half a minute of
+# solving; the states they find are checked in (tests/scenarios/generated/dfm/, answered as scenario files) and
+# test_search.py checks that each of those holds its reading's disagreement, so its report here is not searched.
+SEARCHED = ["lotr_unique", "marvel_unique"]
+
+
 @pytest.fixture(scope="module")
 def report() -> dict:
     import contextlib
     import io
 
-    out = io.StringIO()
-    with contextlib.redirect_stdout(out):
-        code = main(["consistency", "--docs", str(DOCS), "--json", "--scenarios", str(ROOT / "examples"),
-                     str(ROOT / "tests" / "scenarios")])
-    assert code == 0
-    return json.loads(out.getvalue())
+    def run(*args: str) -> dict:
+        out = io.StringIO()
+        with contextlib.redirect_stdout(out):
+            code = main(["consistency", *args, "--docs", str(DOCS), "--json", "--scenarios", str(ROOT / "examples"),
+                         str(ROOT / "tests" / "scenarios")])
+        assert code == 0
+        return json.loads(out.getvalue())
+
+    searched, unsearched = run(*SEARCHED), run("dfm_allies", "--no-search")
+    return {**searched, "documents": searched["documents"] + unsearched["documents"]}
 
 
 def _document(report: dict, name: str) -> dict:
@@ -70,6 +80,9 @@ def test_every_reading_has_a_state_where_its_two_choices_disagree(report: dict) 
     for document in report["documents"]:
         readings = [f for f in document["findings"] if f["id"].startswith("reading:")]
         assert readings, document["document"]
+        if document["document"] not in SEARCHED:
+            assert not [f for f in readings if f.get("state")]
+            continue
         for finding in readings:
             state = finding["state"]
             assert state and state["questions"], finding["id"]

@@ -133,10 +133,21 @@ def test_flip_says_when_no_change_can_turn_a_verdict(cli) -> None:
 
 
 def test_generated_scenarios_are_checked_in_for_every_reading() -> None:
+    """Each reading's checked-in state (answered as a scenario file, so its expectations hold) asks its questions
+    in pairs, the default choice then the next, and some pair expects different verdicts: the state where the two
+    disagree, which the consistency report of the Duel does not search for again (test_consistency.py)."""
     for game in ("lotr", "marvel", "dfm"):
         folder = ROOT / "tests" / "scenarios" / "generated" / game
         names = {p.stem for p in folder.glob("*.yaml")}
-        assert names >= set(kbase.load(game).readings), game
+        readings = kbase.load(game).readings
+        assert names >= set(readings), game
         for path in folder.glob("*.yaml"):
-            assert yaml.safe_load(path.read_text(encoding="utf-8"))["questions"], path
-            assert load_scenario(path).questions
+            questions = yaml.safe_load(path.read_text(encoding="utf-8"))["questions"]
+            assert questions and load_scenario(path).questions, path
+            if path.stem in readings:
+                reading = readings[path.stem]
+                other = next(c for c in reading.choices if c != reading.default)
+                pairs = list(zip(questions[::2], questions[1::2], strict=True))
+                assert all(a["readings"] == {path.stem: reading.default} and b["readings"] == {path.stem: other}
+                           for a, b in pairs), path
+                assert any(a["expect"] != b["expect"] for a, b in pairs), path
