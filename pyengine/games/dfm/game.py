@@ -1369,6 +1369,7 @@ EVIDENCE_WORDS = {
     "asks": "the cost asks skill {0}: {1}", "skills_missing": "skills missing, a coin each: {0}",
     "price": "{0} must pay coins: {1}", "missing": "skill {0} missing: {1}",
     "paid": "coins for the skills missing: {0}", "either": "a card of one skill among {0}",
+    "any_skill": "skills no card gives: {0}, one of them given by the token: {1} left to pay",
     "token": "Alliance token {0}", "extra_turn": "{0} owed an extra turn",
     "unnamed": "{0} holds Alliance tokens not named, whose effects are unknown",
     "attribute": "for the rest of the game: {0}", "trigger": "for the rest of the game, on {0}: {1}",

@@ -156,8 +156,10 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
     """Each of the 18 Alliance tokens of the data, named as the one the Fellowship keeps for a pair of its race's
     symbols (a Wizard token that plays a card of the discard pile naming the green 1.3 there): done, out of its
     stack for good, its Ring steps and extra turn counted, the card it plays out of the pile, the Eagle taken as
-    the Eagle, and each other effect named as not applied (dfm_token_effect_not_modelled, with the effect's type,
-    or the attribute or event of a token that acts for the rest of the game)."""
+    the Eagle, and each other once effect named as not applied (dfm_token_effect_not_modelled, with the effect's
+    type: the Ents' and the Wizards' that need names the take does not give here). A token that acts for the rest
+    of the game does nothing when kept, and names nothing: its attribute or its event acts later (the tests
+    below)."""
     cards, _ = importer.read(DATA)
     tokens = [c for c in cards if c.type == "alliance_token"]
     assert len(tokens) == 18
@@ -187,6 +189,8 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
         evidence = {f"{r.rule} {r.evidence}" for r in kept.reasons}
         if kind in applied:
             assert applied[kind] in kept.rules, (token.id, kept.rules)
+        elif kind is None:
+            assert "dfm_token_effect_not_modelled" not in kept.rules, (token.id, evidence)
         else:
             what = (token.extra.get("attribute") or token.extra.get("trigger") or kind or "").replace("_", " ")
             assert any(e.startswith("dfm_token_effect_not_modelled") and what in e for e in evidence), (token.id,
@@ -271,3 +275,55 @@ def test_every_triggered_alliance_token_acts_on_its_event_or_is_named(token_id: 
         assert any(r.rule == "dfm_token_effect_not_modelled" and all(w in r.evidence for w in words)
                    for r in event.reasons), (token.id, [(r.rule, r.evidence) for r in event.reasons])
         assert with_token == without, token.id
+
+
+# For each attribute a token gives for the rest of the game, an action of the Fellowship's in chapter 1 where it
+# counts, and the value it changes: the red 1.21 (a Ruse to pay, its unit to Gondor or Rohan) played with its unit
+# in Gondor (one more there), in Lindon (only anywhere), or with no skills (a coin less); Bree taken (its price).
+ATTRIBUTES: dict[str, tuple[dict[str, Any], dict[str, Any], str]] = {
+    "place_extra_unit_for_red_card": ({"take": [5, 1], "region": "gondor"}, {"skills": {"fellowship": {"ruse": 1}}},
+                                      "gondor"),
+    "place_anywhere_for_red_card": ({"take": [5, 1], "region": "lindon"}, {"skills": {"fellowship": {"ruse": 1}}},
+                                    "lindon"),
+    "benefit_from_any_skill": ({"take": [5, 1], "region": "gondor"}, {}, "coins"),
+    "ignore_landmark_tile_cost": ({"landmark": "bree"}, {"tiles": ["bree"]}, "coins"),
+}
+
+
+def _attribute_values(token: Any, held: bool) -> tuple[str, int]:
+    """The verdict of the action where the token's attribute counts, by the Fellowship holding it or not, with 10
+    coins; and the value the attribute changes after it (her coins, or her units in a region)."""
+    action, extras, value = ATTRIBUTES[token.extra["attribute"]]
+    state = {"coins": {"fellowship": 10, "sauron": 10}, "cards": [{"at": [5, 1], "card": "1.21"}],
+             **({"alliance_tokens": {"fellowship": [token.id]}} if held else {}), **extras}
+    of = ["coins", "fellowship"] if value == "coins" else ["units", "fellowship", value]
+    table = {"game": "dfm", "catalog": "vermihunter", "chapter": 1, "turn": "fellowship", "state": state,
+             "actions": [{"player": "fellowship", **action}],
+             "questions": [{"id": "action", "ask": "action", "step": 1},
+                           {"id": "value", "ask": "value", "after": 1, "of": of}]}
+    done, after = api.answer(table).questions
+    return done.got, int(after.got)
+
+
+def test_the_attribute_tokens_are_those_of_the_data_each_with_a_case() -> None:
+    cards, _ = importer.read(DATA)
+    attributes = {c.extra["attribute"] for c in cards if c.type == "alliance_token" and "attribute" in c.extra}
+    assert attributes == set(ATTRIBUTES)
+
+
+@pytest.mark.parametrize("attribute", sorted(ATTRIBUTES))
+def test_every_attribute_token_acts_where_it_counts(attribute: str) -> None:
+    """Each attribute of the data's tokens, held by the Fellowship, against the same action without it: one unit
+    more for a red card (the Men's second token), its unit in a region the card does not name (the Elves'
+    second; refused without), one coin less for a card whose skill she lacks (the Elves' third), a Landmark tile
+    taken for nothing (the Dwarves' first)."""
+    cards, _ = importer.read(DATA)
+    [token] = [c for c in cards if c.type == "alliance_token" and c.extra.get("attribute") == attribute]
+    (held, with_token), (plain, without) = _attribute_values(token, True), _attribute_values(token, False)
+    assert held == "done", token.id
+    if attribute == "place_anywhere_for_red_card":
+        assert (plain, with_token) == ("refused", 1)
+    elif attribute == "ignore_landmark_tile_cost":
+        assert plain == "done" and with_token == 10 > without
+    else:
+        assert plain == "done" and with_token - without == 1, (token.id, with_token, without)
