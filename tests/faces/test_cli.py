@@ -67,6 +67,7 @@ BAD_INPUTS = {
     "dfm_unknown_region.yaml": ("4:20", "unknown region 'gondr'", "did you mean 'gondor'"),
     "dfm_field_the_action_does_not_read.yaml": ("4:40", "a take action takes no 'fortress'",
                                                 "one of moves, region, remove, take, use"),
+    "dfm_bad_pick.yaml": ("4:54", "pick 2: got 'coins'", "each coin, {remove: REGION} or {move: [FROM, TO]}"),
     "dfm_eagle_as_flag.yaml": ("4:11", "eagle_at", "eagle: one of fellowship, sauron, top, bottom"),
     "dfm_card_unknown_race.yaml": ("4:45", "'elfs'", "did you mean 'elves'"),
     "lotr_current_site_unknown.yaml": ("2:1", "'bag-ned' is no site", "did you mean 'bag-end'"),

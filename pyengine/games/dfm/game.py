@@ -105,13 +105,13 @@ RANDOM_CHOICES = {("warg", "enter"): "ally", ("arwen", "enter"): "colour"}
 OUTCOME_TEMPLATES = [(ally, effect, {}, [(name, CHOICES[ally, effect][name])])
                      for (ally, effect), name in RANDOM_CHOICES.items()]
 ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
-ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "token", "fortress", "end_turn",
+ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "token", "fortress", "picks", "end_turn",
                  "move_nazgul", "move_ring", "landmark", "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
 # The fields each action other than a call reads (a call's choices are checked against its ally's, CHOICES):
 # any other is an input error, never a field read as if it did not matter.
 KIND_FIELDS = {"take": {"take", "use", "region", "remove", "moves"},
-               "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2"},
+               "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2", "picks"},
                "landmark": {"landmark", "moves", "pile_card", "token"}, "move": {"move"}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
@@ -146,6 +146,11 @@ TRIGGER_FAMILIES = {**TOKEN_FAMILIES, "get_coins_from_reserve": ("coins_to_get",
 # The same for a triggered effect whose count is the data's count for each round, one for each chapter
 # (token_trigger_chapter_count/4).
 TRIGGER_CHAPTER_FAMILIES = {"gain_extra_coins_for_discarded_chapter_card": ("extra_coins_per_chapter", "coins")}
+# The effects a pick of a token's choice of effects may be (the Ents' third), with the field that counts and the
+# family token_pick/4 names them by (an opponent's units or coins taken, the picker's units moved).
+PICK_FAMILIES = {"take_enemy_unit_from_central_board": ("units_to_take", "enemy_units"),
+                 "take_enemy_coins": ("coins_to_take", "enemy_coins"),
+                 "move_units_on_central_board": ("units_to_move", "moves")}
 # The effects of a real card that come down to a count, each with the field of the data that counts and the fact
 # the encodings read it by (rules/dfm/card_coins.lp, card_ring.lp, card_units.lp).
 COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
@@ -231,10 +236,26 @@ def _play_words(option: clingo.Symbol) -> str:
         trigger, race, token, first, second = option.arguments
         return (f"alliance {trigger.name} race={race.name} token={token.string} place1={first.string} "
                 f"place2={second.string}")
+    if option.name == "alliance_picks":
+        trigger, race, token, *picks = option.arguments
+        return (f"alliance {trigger.name} race={race.name} token={token.string} picks="
+                + ",".join(_pick_words(p, PICK_IDS) for p in picks))
     if option.name != "call":
         return option.name
     ally, effect, choices = _call_parts(option)
     return " ".join(["call", ally, effect, *(f"{name}={value}" for name, value in choices)])
+
+
+# The words of a token's pick (pick/3 in rules/dfm/alliance_tokens.lp) by its term's name, in a play id and in a
+# play's description; {} are the term's regions.
+PICK_IDS = {"coin": "coin", "remove": "remove:{}", "m": "move:{}-{}"}
+PICK_WORDS = {"coin": "taking an opponent's coin", "remove": "taking an opponent's unit from {}",
+              "m": "moving a unit from {} to {}"}
+
+
+def _pick_words(pick: clingo.Symbol, forms: dict[str, str]) -> str:
+    """A pick of a token's choice of effects in the words of `forms`."""
+    return forms[pick.name].format(*(a.string for a in pick.arguments))
 
 
 def _call_parts(option: clingo.Symbol) -> tuple[str, str, list[tuple[str, str]]]:
@@ -324,9 +345,13 @@ def board_name(value: Any, kind: str, **where: Any) -> str:
 
 def _take_words(name: str, value: Value) -> str:
     """A choice of a take to play in words: where a red card's units go, an opponent's unit taken, a unit moved,
-    a card of the discard pile played."""
+    a card of the discard pile played, a token's pick."""
+    if isinstance(value, Term) and value.name == "remove":
+        return f", an opponent's unit from {value.args[0]}"
     if isinstance(value, Term):
         return ", a unit of theirs from {} to {}".format(*value.args)
+    if name.startswith("pick"):
+        return ", an opponent's coin"
     if name == "pile_card":
         return f", playing the discarded card {value}"
     if name == "token":
@@ -401,6 +426,10 @@ def _play_description(option: clingo.Symbol) -> str:
         trigger, race, token, first, second = option.arguments
         return (f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string} and placing "
                 f"its units in {first.string} and {second.string}")
+    if option.name == "alliance_picks":
+        trigger, race, token, *picks = option.arguments
+        said = ", ".join(_pick_words(p, PICK_WORDS) for p in picks)
+        return f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}: {said}"
     if option.name != "call":
         return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
     ally, effect, choices = _call_parts(option)
@@ -426,7 +455,7 @@ class Dfm:
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
         "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect",
         "tile_count", "token_race", "token_once", "token_lasting", "token_count", "token_trigger_count",
-        "token_trigger_chapter_count", "token_units_region", "token_units"}
+        "token_trigger_chapter_count", "token_units_region", "token_units", "token_picks", "token_pick"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
     flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.
@@ -939,6 +968,7 @@ class Dfm:
             chosen = [(name, self._choice(action, name, name)) for name in ("token", "pile_card") if action.has(name)]
             chosen += [(name, self._choice(action, name, "region")) for name in ("fortress", "place1", "place2")
                        if action.has(name)]
+            chosen += self._picks(action)
             return (term("alliance", Const(trigger), Const(race)), chosen,
                     f"{player} takes an Alliance token of the {race} ({trigger})"
                     + "".join(_take_words(n, v) for n, v in chosen))
@@ -978,6 +1008,32 @@ class Dfm:
             choices += [(f"remove{n}", board_name(r, "region", file=action.file, line=line, column=column,
                                                   field=action.name("remove"))) for n, r in enumerate(regions, 1)]
         return choices + self._moves(action)
+
+    @staticmethod
+    def _picks(action: Fields) -> list[tuple[str, Value]]:
+        """`picks:`, what a kept token that offers a choice of effects does with each of its picks (the Ents'
+        third: `coin`, `{remove: REGION}` or `{move: [FROM, TO]}`), as the choices pick1 to pick3 with the values
+        coin, remove(REGION) and m(FROM, TO) (rules/dfm/alliance_tokens.lp)."""
+        if not action.has("picks"):
+            return []
+        line, column = action.data.key_at("picks") if hasattr(action.data, "key_at") else (None, None)
+        where = {"file": action.file, "line": line, "column": column, "field": action.name("picks")}
+        picks = action.raw("picks")
+        expected = "a list of one to three picks, each coin, {remove: REGION} or {move: [FROM, TO]}"
+        if not (isinstance(picks, list) and 1 <= len(picks) <= 3):
+            raise InputError(f"got {picks!r}", expected=expected, **where)
+        chosen: list[tuple[str, Value]] = []
+        for n, pick in enumerate(picks, 1):
+            if pick == "coin":
+                chosen.append((f"pick{n}", Const("coin")))
+            elif isinstance(pick, dict) and list(pick) == ["remove"]:
+                chosen.append((f"pick{n}", term("remove", board_name(pick["remove"], "region", **where))))
+            elif isinstance(pick, dict) and list(pick) == ["move"] and isinstance(pick["move"], list) \
+                    and len(pick["move"]) == 2:
+                chosen.append((f"pick{n}", term("m", *(board_name(r, "region", **where) for r in pick["move"]))))
+            else:
+                raise InputError(f"pick {n}: got {pick!r}", expected=expected, **where)
+        return chosen
 
     @staticmethod
     def _moves(action: Fields) -> list[tuple[str, Value]]:
@@ -1370,7 +1426,8 @@ EVIDENCE_WORDS = {
     "price": "{0} must pay coins: {1}", "missing": "skill {0} missing: {1}",
     "paid": "coins for the skills missing: {0}", "either": "a card of one skill among {0}",
     "any_skill": "skills no card gives: {0}, one of them given by the token: {1} left to pay",
-    "token": "Alliance token {0}", "extra_turn": "{0} owed an extra turn",
+    "token": "Alliance token {0}", "extra_turn": "{0} owed an extra turn", "pick": "pick {0}: {1}",
+    "picks": "picks to name: {0}",
     "unnamed": "{0} holds Alliance tokens not named, whose effects are unknown",
     "attribute": "for the rest of the game: {0}", "trigger": "for the rest of the game, on {0}: {1}",
 }
@@ -1430,7 +1487,24 @@ def real_tokens(pool: list[Any]) -> list[Fact]:
                 counted, family = TOKEN_FAMILIES[kind]
                 facts.append(fact("token_count", token.id, Const(family),
                                   counted if isinstance(counted, int) else extra["effect"][counted]))
+            if kind == "multi_choice":
+                facts += _token_picks(token.id, extra["effect"])
     return facts
+
+
+def _token_picks(token: str, effect: dict[str, Any]) -> list[Fact]:
+    """A token's choice of effects (its data's multi_choice): its picks, each one of its options (token_pick/4),
+    where every pick is a choice of one among effects of PICK_FAMILIES; any other shape gives no facts, and the
+    token's effect stays named as not applied."""
+    picks = effect.get("actions", [])
+    if not (effect.get("actions_to_take") == len(picks) and all(
+            p.get("type") == "multi_choice" and p.get("actions_to_take") == 1
+            and all(o.get("type") in PICK_FAMILIES and PICK_FAMILIES[o["type"]][0] in o for o in p.get("actions", []))
+            for p in picks)):
+        return []
+    return [fact("token_picks", token, len(picks)),
+            *(fact("token_pick", token, n, Const(PICK_FAMILIES[o["type"]][1]), o[PICK_FAMILIES[o["type"]][0]])
+              for n, pick in enumerate(picks, 1) for o in pick["actions"])]
 
 
 def skill_set(skills: Iterable[str]) -> Term:

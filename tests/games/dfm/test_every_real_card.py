@@ -154,9 +154,10 @@ def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_applied_or_
 
 def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
     """Each of the 18 Alliance tokens of the data, named as the one the Fellowship keeps for a pair of its race's
-    symbols (a Wizard token that plays a card of the discard pile naming the green 1.3 there): done, out of its
-    stack for good, its Ring steps and extra turn counted, the card it plays out of the pile, the Eagle taken as
-    the Eagle, and each other once effect named as not applied (dfm_token_effect_not_modelled, with the effect's
+    symbols (a Wizard token that plays a card of the discard pile naming the green 1.3 there, the Ents' third
+    picking a coin of Sauron's three each time): done, out of its stack for good, its Ring steps and extra turn
+    counted, the card it plays out of the pile, Sauron's coins taken, the Eagle taken as the Eagle, and each other
+    once effect named as not applied (dfm_token_effect_not_modelled, with the effect's
     type: the Ents' and the Wizards' that need names the take does not give here). A token that acts for the rest
     of the game does nothing when kept, and names nothing: its attribute or its event acts later (the tests
     below)."""
@@ -164,13 +165,15 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
     tokens = [c for c in cards if c.type == "alliance_token"]
     assert len(tokens) == 18
     applied = {"move_on_the_ring_quest_track": "dfm_card_ring_move", "take_another_turn": "dfm_token_extra_turn",
-               "play_discarded_chapter_card": "dfm_card_symbols", "add_support_of_a_race": "dfm_eagle_taken"}
+               "play_discarded_chapter_card": "dfm_card_symbols", "add_support_of_a_race": "dfm_eagle_taken",
+               "multi_choice": "dfm_token_picks"}
     for token in tokens:
         race = DATA_RACES.get(token.extra["race"], token.extra["race"])
         effect = token.extra.get("effect", {}) if "trigger" not in token.extra else {}
         kind = effect.get("type")
         action = {"player": "fellowship", "alliance": "pair", "race": race, "token": token.id,
-                  **({"pile_card": "1.3"} if kind == "play_discarded_chapter_card" else {})}
+                  **({"pile_card": "1.3"} if kind == "play_discarded_chapter_card" else {}),
+                  **({"picks": ["coin"] * len(effect["actions"])} if kind == "multi_choice" else {})}
         table = {"game": "dfm", "catalog": "vermihunter", "turn": "fellowship",
                  "state": {"coins": {"fellowship": 3, "sauron": 3}, "symbols": {"fellowship": {race: 2}},
                            "stacks": {race: 3}, "pile": ["1.3"], "ring": 4},
@@ -179,13 +182,15 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
                                {"id": "out", "ask": "value", "after": 1, "of": ["token_out", token.id]},
                                {"id": "ring", "ask": "value", "after": 1, "of": ["ring"]},
                                {"id": "turns", "ask": "value", "after": 1, "of": ["extra_turns", "fellowship"]},
-                               {"id": "pile", "ask": "value", "after": 1, "of": ["in_pile", "1.3"]}]}
-        kept, out, ring, turns, pile = api.answer(table).questions
+                               {"id": "pile", "ask": "value", "after": 1, "of": ["in_pile", "1.3"]},
+                               {"id": "coins", "ask": "value", "after": 1, "of": ["coins", "sauron"]}]}
+        kept, out, ring, turns, pile, coins = api.answer(table).questions
         assert kept.got == "done" and out.got == "true", (token.id, kept.rules)
         assert "dfm_token_named" in kept.rules, token.id
         assert int(ring.got) == 4 + (effect.get("move_count", 0) if kind == "move_on_the_ring_quest_track" else 0)
         assert int(turns.got) == (kind == "take_another_turn"), token.id
         assert pile.got == ("false" if kind == "play_discarded_chapter_card" else "true"), token.id
+        assert int(coins.got) == 3 - (len(effect["actions"]) if kind == "multi_choice" else 0), token.id
         evidence = {f"{r.rule} {r.evidence}" for r in kept.reasons}
         if kind in applied:
             assert applied[kind] in kept.rules, (token.id, kept.rules)
