@@ -65,8 +65,11 @@ def action_of(play: str, player: str) -> dict[str, Any]:
         for name, value in (w.split("=", 1) for w in words[2:]):
             action[name] = [m.split("-") for m in value.split(",")] if name == "moves" else value
         return action
-    if words[0] == "alliance":  # race=R, and token=X on real tokens
-        return action | {"alliance": words[1], **dict(w.split("=", 1) for w in words[2:])}
+    if words[0] == "alliance":  # race=R, and token=X on real tokens with what it names (picks=coin,remove:X,move:A-B)
+        action |= {"alliance": words[1], **dict(w.split("=", 1) for w in words[2:])}
+        if "picks" in action:
+            action["picks"] = [_pick(p) for p in action["picks"].split(",")]
+        return action
     if words[0] != "call":
         return action | {words[0]: True}
     ally, effect = words[1], words[2]
@@ -85,6 +88,12 @@ def action_of(play: str, player: str) -> dict[str, Any]:
         else:
             action[name] = value
     return action
+
+
+def _pick(word: str) -> Any:
+    """A pick of a play's words (coin, remove:X, move:A-B) as a scenario's `picks:` entry."""
+    kind, _, value = word.partition(":")
+    return {"remove": {"remove": value}, "move": {"move": value.split("-")}}.get(kind, kind)
 
 
 def _start(start: dict[str, Any] | None) -> dict[str, Any]:

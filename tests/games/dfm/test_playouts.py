@@ -56,6 +56,8 @@ def test_a_play_is_written_as_the_action_it_names() -> None:
     assert playouts.action_of("call balrog enter connection=gondor-mordor", "sauron")["connection"] == ["gondor",
                                                                                                           "mordor"]
     assert playouts.action_of("end_turn", "fellowship") == {"player": "fellowship", "end_turn": True}
+    assert playouts.action_of("alliance pair race=ents token=ents.3 picks=coin,remove:gondor,move:arnor-lindon",
+                              "fellowship")["picks"] == ["coin", {"remove": "gondor"}, {"move": ["arnor", "lindon"]}]
 
 
 def _start(chapter: int = 1, turn: str = "fellowship", **state: Any) -> dict[str, Any]:
