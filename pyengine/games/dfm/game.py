@@ -49,7 +49,7 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("chieftain", "enter"): {"tile": "tile"}, ("chieftain", "exit"): {"tile": "tile"},
     ("balrog", "enter"): {"connection": "connection"}, ("balrog", "exit"): {"connection": "connection"},
     ("warg", "enter"): {"ally": "ally"}, ("warg", "exit"): {"copy": "ally"},
-    ("cave_troll", "enter"): {}, ("cave_troll", "exit"): {},
+    ("cave_troll", "enter"): {"grey_card": "grey_card"}, ("cave_troll", "exit"): {"grey_card": "grey_card"},
     ("grima", "enter"): {"card": "card"}, ("grima", "exit"): {"card": "card"},
     ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
     ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
@@ -69,7 +69,11 @@ FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "ente
 OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
                     ("warg", "exit"): {"copy"},
                     ("arwen", "enter"): {"colour", "pile_card"}, ("arwen", "exit"): {"colour", "pile_card"},
-                    ("elrond", "enter"): {"token"}, ("elrond", "exit"): {"token"}}
+                    ("elrond", "enter"): {"token"}, ("elrond", "exit"): {"token"},
+                    ("cave_troll", "enter"): {"grey_card"}, ("cave_troll", "exit"): {"grey_card"}}
+# Calls a `plays` question tries with their optional choices too, beside without them (the Cave Troll naming each
+# real grey card of the opponent's, rules/dfm/grey_cards.lp).
+TRIED_OPTIONAL = {("cave_troll", "enter"), ("cave_troll", "exit")}
 # The skills grey cards give and chapter cards ask (base-game assumption card_skills), in the order of their bits
 # in rules/dfm/card_skills.lp.
 SKILLS = ("ruse", "strength", "courage", "knowledge", "leadership")
@@ -91,6 +95,8 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
             if fixed.get("mode") == "nazgul":
                 skip.add("region")
             templates.append((ally, effect, fixed, [(n, k) for n, k in choices.items() if n not in skip]))
+            if (ally, effect) in TRIED_OPTIONAL:
+                templates.append((ally, effect, fixed, [(n, k) for n, k in choices.items() if n not in fixed]))
     for copied in ALLIES:
         for _, _, fixed, slots in [t for t in templates if t[0] == copied and t[1] == "exit"]:
             templates.append(("warg", "exit", {"copy": copied, **fixed}, slots))
@@ -112,18 +118,19 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "
 # any other is an input error, never a field read as if it did not matter.
 KIND_FIELDS = {"take": {"take", "use", "region", "remove", "moves"},
                "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2", "picks"},
-               "landmark": {"landmark", "moves", "pile_card", "token"}, "move": {"move"}}
+               "landmark": {"landmark", "moves", "pile_card", "token", "grey_card"}, "move": {"move"}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
-                "skill_choices", "pile", "alliance_tokens"}
+                "skill_choices", "pile", "alliance_tokens", "grey_cards"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
 # a player's grey cards on real cards come with their skills; real Alliance tokens held are given by id or counted,
 # the Eagle among them or in `eagle:`).
 STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")},
-               **{key: {"grey", "skills", "skill_choices"} for key in ("grey", "skills", "skill_choices")},
+               **{key: {"grey", "skills", "skill_choices", "grey_cards"}
+                  for key in ("grey", "skills", "skill_choices", "grey_cards")},
                **{key: {"pile", "discard_pile", "discards"} for key in ("pile", "discard_pile", "discards")},
                **{key: {"alliance", "alliance_tokens", "eagle"} for key in ("alliance", "alliance_tokens", "eagle")}}
 # What a `cards:` entry may say of a card of the layout in play (assumption card_costs).
@@ -178,12 +185,12 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
     "forced": ("faction", "number", "number", "use"), "eagle_at": ("eagle_place",),
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
     "three_used": ("faction",), "in_pile": ("card_id",), "token_out": ("token_id",),
-    "holds_token": ("faction", "token_id"), "chain": ("faction", "chain_symbol"),
+    "holds_token": ("faction", "token_id"), "chain": ("faction", "chain_symbol"), "grey_card": ("faction", "card_id"),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
 # Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
 # `eagle:`; the discard pile's real cards, `pile:`; the real Alliance tokens held, `alliance_tokens:`): they can be
 # asked about, never given in a state's `flags:`.
-DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile", "token_out", "holds_token"}
+DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile", "token_out", "holds_token", "grey_card"}
 # Where the Eagle Alliance token can be: in front of a player, or on top of or at the bottom of the Hobbit stack.
 EAGLE_PLACES = (*FACTIONS, "top", "bottom")
 # The words of each kind of argument.
@@ -222,6 +229,8 @@ def _play_words(option: clingo.Symbol) -> str:
         return f"landmark {_value_words(option.arguments[0])} pile_card={option.arguments[1].string}"
     if option.name == "tile_token":
         return f"landmark {_value_words(option.arguments[0])} token={option.arguments[1].string}"
+    if option.name == "tile_grey":
+        return f"landmark {_value_words(option.arguments[0])} grey_card={option.arguments[1].string}"
     if option.name == "landmark":
         return f"landmark {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -287,6 +296,8 @@ class State:
     pool: list[Any] = field(default_factory=list)
     # The real cards whose data the facts already hold (real_card_colour/2, ...), by id.
     described: set[str] = field(default_factory=set)
+    # The real cards the state places in the discard pile or a player's area (`pile:`, `grey_cards:`), each once.
+    placed: set[str] = field(default_factory=set)
 
 
 @lru_cache(maxsize=1)
@@ -356,6 +367,8 @@ def _take_words(name: str, value: Value) -> str:
         return f", playing the discarded card {value}"
     if name == "token":
         return f", keeping the token {value}"
+    if name == "grey_card":
+        return f", discarding the opponent's grey card {value}"
     if name == "fortress":
         return f", removing the opponent's Fortress in {value}"
     if name in ("place1", "place2"):
@@ -411,6 +424,9 @@ def _play_description(option: clingo.Symbol) -> str:
     if option.name == "tile_token":
         return (f"use the Landmark tile of {_value_words(option.arguments[0])}, keeping the Alliance token "
                 f"{option.arguments[1].string}")
+    if option.name == "tile_grey":
+        return (f"use the Landmark tile of {_value_words(option.arguments[0])}, discarding the opponent's grey card "
+                f"{option.arguments[1].string}")
     if option.name == "landmark":
         return f"use the Landmark tile of {_value_words(option.arguments[0])}"
     if option.name == "alliance":
@@ -453,7 +469,8 @@ class Dfm:
         "card_cost", "card_chain", "card_free_with", "card_skill_cost", "left_out", "card_effect", "card_coins",
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
-        "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect",
+        "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect", "real_card_skill",
+        "real_card_either",
         "tile_count", "token_race", "token_once", "token_lasting", "token_count", "token_trigger_count",
         "token_trigger_chapter_count", "token_units_region", "token_units", "token_picks", "token_pick"}
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
@@ -469,7 +486,7 @@ class Dfm:
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
                                              "alliance.lp", "alliance_tokens.lp", "card_effects.lp",
                                              "card_coins.lp", "card_ring.lp", "card_units.lp", "card_skills.lp",
-                                             "assumptions.lp", "answers.lp")
+                                             "grey_cards.lp", "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
@@ -561,9 +578,8 @@ class Dfm:
             facts.append(fact("init_num", Const("ring"), fields.whole("ring", 0, minimum=0)))
         for race, n in self._numbers(fields, "stacks", RACES).items():
             facts.append(fact("init_num", term("stack", Const(race)), n))
-        for key in ("grey", "extra_turns"):
-            for player, n in self._numbers(fields, key, FACTIONS).items():
-                facts.append(fact("init_num", term(key, Const(player)), n))
+        for player, n in self._numbers(fields, "extra_turns", FACTIONS).items():
+            facts.append(fact("init_num", term("extra_turns", Const(player)), n))
         self._skills(state, fields)
         allies = fields.sub("allies", set(FACTIONS))
         for player in FACTIONS:
@@ -629,10 +645,11 @@ class Dfm:
             facts.append(fact("connected", *ends))
 
     def _skills(self, state: State, fields: Fields) -> None:
-        """`skills:` (each player's skills, by name) and `skill_choices:` (each player's grey cards that give one
-        skill among several, each a list of those skills), for a real card's skill cost (rules/dfm/card_skills.lp).
-        On real cards, a player's grey cards (`grey:`) must come with their skills: a skill cost never rests on
-        skills the state leaves out."""
+        """Each player's grey cards and skills: `grey_cards:` (real grey cards by id, each in its player's area as
+        itself, grey_card/2, with the skills it gives), `grey:` (more grey cards, counted), `skills:` (the skills
+        of the counted ones, by name) and `skill_choices:` (those that give one skill among several, each a list of
+        those skills), for a real card's skill cost (rules/dfm/card_skills.lp). On real cards, a player's counted
+        grey cards must come with their skills: a skill cost never rests on skills the state leaves out."""
         facts = state.facts
         grey = self._numbers(fields, "grey", FACTIONS)
         for player, n in grey.items():
@@ -641,14 +658,22 @@ class Dfm:
                 raise fields.sub("grey", set(FACTIONS)).error(
                     player, f"{player} has {n} grey cards whose skills the state does not name",
                     expected=f"skills: {{{player}: {{SKILL: N, ...}}}} or skill_choices: {{{player}: [[SKILL, ...]]}}"
-                             " beside grey:, for the skill costs of the real cards")
+                             " beside grey:, for the skill costs of the real cards (or grey_cards: by id)")
+        held = self._grey_cards(state, fields)
         skills = fields.sub("skills", set(FACTIONS))
-        for player in FACTIONS:
-            for skill, n in self._numbers(skills, player, SKILLS).items():
-                facts.append(fact("init_num", term("skills", Const(player), Const(skill)), n))
         choices = fields.sub("skill_choices", set(FACTIONS))
         for player in FACTIONS:
+            cards = held.get(player, [])
+            if grey.get(player, 0) + len(cards):
+                facts.append(fact("init_num", term("grey", Const(player)), grey.get(player, 0) + len(cards)))
+            totals = self._numbers(skills, player, SKILLS)
             counted: dict[tuple[str, ...], int] = {}
+            for card in cards:
+                fixed, either = _skill_gains(card)
+                totals = {s: totals.get(s, 0) + fixed.get(s, 0) for s in SKILLS if totals.get(s, 0) + fixed.get(s, 0)}
+                for key in either:
+                    counted[tuple(key)] = counted.get(tuple(key), 0) + 1
+            facts += [fact("init_num", term("skills", Const(player), Const(skill)), n) for skill, n in totals.items()]
             for item, line, column, path in choices.items(player):
                 if not (isinstance(item, list) and len(item) >= 2 and len(set(item)) == len(item)
                         and all(s in SKILLS for s in item)):
@@ -658,6 +683,33 @@ class Dfm:
                 counted[key] = counted.get(key, 0) + 1
             for key, n in counted.items():
                 facts += [fact("init_num", term("either", Const(player), skill_set(key)), n), *skill_set_facts(key)]
+
+    @staticmethod
+    def _place(state: State, card: str, fields: Fields, line: int | None, column: int | None, path: str) -> None:
+        """Real card `card` placed by the state in the discard pile or a player's area: never twice."""
+        if card in state.placed:
+            raise InputError(f"{card} is given twice (in the discard pile or a player's area)", file=fields.file,
+                             line=line, column=column, field=path, expected="each real card in one place")
+        state.placed.add(card)
+
+    def _grey_cards(self, state: State, fields: Fields) -> dict[str, list[Any]]:
+        """`grey_cards: {PLAYER: [C.N, ...]}`: the real grey cards in each player's area (grey_card/2), by player."""
+        held: dict[str, list[Any]] = {}
+        given = fields.sub("grey_cards", set(FACTIONS))
+        for player in FACTIONS:
+            for item, line, column, path in given.items(player):
+                found = (state.real_cards.lookup_id(item) if state.real_cards is not None and isinstance(item, str)
+                         else None)
+                if found is None or found.type != "chapter_card" or found.extra["colour"] != "grey":
+                    expected = ("a real grey chapter card C.N of the catalog" if state.real_cards is not None
+                                else "`catalog: vermihunter` beside `game: dfm`, for real grey cards")
+                    raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                     expected=expected)
+                self._place(state, found.id, fields, line, column, path)
+                self._real_data(state, found)
+                state.facts.append(fact("init", term("grey_card", Const(player), found.id)))
+                held.setdefault(player, []).append(found)
+        return held
 
     @staticmethod
     def _real_cards(fields: Fields) -> Any:
@@ -696,12 +748,10 @@ class Dfm:
                   for effect, field, predicate in COUNTED_EFFECTS}
         regions = sorted({r for e in found.extra["effects"] if e["type"] == "place_units_on_central_board"
                           for r in e["possible_regions_to_place"]})
-        gains = [e["skills"] for e in found.extra["effects"] if e["type"] == "gain_skill"]
-        fixed = {s: sum(g[s] for g in gains if not g.get("optional")) for s in SKILLS}
-        either = [[s for s in SKILLS if g[s]] for g in gains if g.get("optional")]
+        fixed, either = _skill_gains(found)
         return {"id": found.id, "effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts,
                 "regions": regions,
-                "gains": {s: n for s, n in fixed.items() if n}, "either": either,
+                "gains": fixed, "either": either,
                 "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
                 "chain": found.extra["chain"], "free_with": found.extra["free_with"],
                 "skills": {s: n for s, n in found.extra["skills"].items()
@@ -719,10 +769,14 @@ class Dfm:
             if effect["type"] == "add_support_of_a_race":
                 race = DATA_RACES.get(effect["race_to_support"], effect["race_to_support"])
                 races[race] = races.get(race, 0) + 1
+        fixed, either = _skill_gains(found)
         state.facts += [fact("real_card_colour", found.id, Const(found.extra["colour"])),
                         *(fact("real_card_symbol", found.id, Const(r), n) for r, n in races.items()),
                         *(fact("real_card_effect", found.id, Const(e))
-                          for e in sorted({e["type"] for e in found.extra["effects"]}))]
+                          for e in sorted({e["type"] for e in found.extra["effects"]})),
+                        *(fact("real_card_skill", found.id, Const(skill), n) for skill, n in fixed.items())]
+        for skills in either:
+            state.facts += [fact("real_card_either", found.id, skill_set(skills)), *skill_set_facts(skills)]
 
     @staticmethod
     def _tokens_held(state: State, fields: Fields) -> None:
@@ -781,6 +835,7 @@ class Dfm:
                             else "`catalog: vermihunter` beside `game: dfm`, for a pile of real cards")
                 raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
                                  expected=expected)
+            self._place(state, found.id, fields, line, column, path)
             self._real_data(state, found)
             state.facts.append(fact("init", term("in_pile", found.id)))
             colours[found.extra["colour"]] = colours.get(found.extra["colour"], 0) + 1
@@ -909,7 +964,7 @@ class Dfm:
             if not (isinstance(value, list) and len(value) == 2):
                 raise InputError(f"got {value!r}", expected="a pair of region names [from, to]", **where)
             return term("c" if kind == "connection" else "m", *(board_name(r, "region", **where) for r in value))
-        if kind == "pile_card":
+        if kind in ("pile_card", "grey_card"):
             if not (isinstance(value, str) and REAL_CARD_ID.fullmatch(value)):
                 raise InputError(f"got {value!r}", expected="a real card's id C.N, such as \"1.3\"", **where)
             return value
@@ -980,7 +1035,8 @@ class Dfm:
             tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
                               field=action.name("landmark"))
             chosen = self._moves(action)
-            chosen += [(name, self._choice(action, name, name)) for name in ("pile_card", "token") if action.has(name)]
+            chosen += [(name, self._choice(action, name, name)) for name in ("pile_card", "token", "grey_card")
+                       if action.has(name)]
             return (term("landmark", tile), chosen,
                     f"{player} takes the Landmark tile {tile}" + "".join(_take_words(n, v) for n, v in chosen))
         if not action.flag(kind, True):
@@ -1427,6 +1483,9 @@ EVIDENCE_WORDS = {
     "paid": "coins for the skills missing: {0}", "either": "a card of one skill among {0}",
     "any_skill": "skills no card gives: {0}, one of them given by the token: {1} left to pay",
     "token": "Alliance token {0}", "extra_turn": "{0} owed an extra turn", "pick": "pick {0}: {1}",
+    "grey_card": "{0}'s grey card {1}", "no_grey": "{0} has no grey card",
+    "grey_unnamed": "{0}'s grey card moved without a name: the skills it gave stay (which card it is, is unknown)",
+    "grey_counted": "{0}'s grey card discarded, one of those counted",
     "picks": "picks to name: {0}",
     "unnamed": "{0} holds Alliance tokens not named, whose effects are unknown",
     "attribute": "for the rest of the game: {0}", "trigger": "for the rest of the game, on {0}: {1}",
@@ -1505,6 +1564,14 @@ def _token_picks(token: str, effect: dict[str, Any]) -> list[Fact]:
     return [fact("token_picks", token, len(picks)),
             *(fact("token_pick", token, n, Const(PICK_FAMILIES[o["type"]][1]), o[PICK_FAMILIES[o["type"]][0]])
               for n, pick in enumerate(picks, 1) for o in pick["actions"])]
+
+
+def _skill_gains(card: Any) -> tuple[dict[str, int], list[list[str]]]:
+    """The skills a real chapter card gives when played: those it gives for good, by skill (the ones it gives),
+    and each set of skills it gives one of, towards each cost (assumption card_skills)."""
+    gains = [e["skills"] for e in card.extra["effects"] if e["type"] == "gain_skill"]
+    fixed = {s: sum(g[s] for g in gains if not g.get("optional")) for s in SKILLS}
+    return {s: n for s, n in fixed.items() if n}, [[s for s in SKILLS if g[s]] for g in gains if g.get("optional")]
 
 
 def skill_set(skills: Iterable[str]) -> Term:

@@ -124,7 +124,8 @@ def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_applied_or_
     tiles = [c for c in cards if c.type == "landmark_tile"]
     assert len(tiles) == 7
     families = {"get_coins_from_reserve": "dfm_card_coins", "move_on_the_ring_quest_track": "dfm_card_ring_move",
-                "place_units_on_central_board": "dfm_card_units", "move_units_on_central_board": "dfm_card_units_moved"}
+                "place_units_on_central_board": "dfm_card_units", "move_units_on_central_board": "dfm_card_units_moved",
+                "discard_enemy_grey_card": "dfm_tile_grey_card"}
     for tile in tiles:
         region = tile.extra["region"]
         placed = _count(tile, "place_units_on_central_board", "units_to_place")

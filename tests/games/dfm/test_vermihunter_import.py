@@ -191,6 +191,12 @@ def test_a_deal_lays_the_chapters_after_the_one_in_play_too() -> None:
     ("  pile: [\"1.99\"]\n", "catalog: vermihunter\n", "a real chapter card C.N of the catalog"),
     ("  pile: [\"1.3\"]\n  discard_pile: 2\n", "catalog: vermihunter\n", "discard_pile: beside pile:"),
     ("  connections: standart\n", "", "did you mean 'standard'"),
+    # Real grey cards that cannot be read: not a real card, not a grey one, without the catalog, twice.
+    ("  grey_cards: {sauron: [\"1.99\"]}\n", "catalog: vermihunter\n", "a real grey chapter card C.N"),
+    ("  grey_cards: {sauron: [\"1.3\"]}\n", "catalog: vermihunter\n", "a real grey chapter card C.N"),
+    ("  grey_cards: {sauron: [\"1.13\"]}\n", "", "`catalog: vermihunter` beside `game: dfm`"),
+    ("  grey_cards: {sauron: [\"1.13\"], fellowship: [\"1.13\"]}\n", "catalog: vermihunter\n", "1.13 is given twice"),
+    ("  grey_cards: {sauron: [\"1.13\"]}\n  pile: [\"1.13\"]\n", "catalog: vermihunter\n", "1.13 is given twice"),
     # Alliance tokens held that cannot be read.
     ("  alliance_tokens: {sauron: [elves.1]}\n", "", "`catalog: vermihunter` beside `game: dfm`"),
     ("  alliance_tokens: {sauron: [elves.4]}\n", "catalog: vermihunter\n", "a real Alliance token RACE.N"),
@@ -208,6 +214,18 @@ def test_a_real_card_state_that_cannot_be_read_is_a_located_error(cli, tmp_path:
     table.write_text(f"game: dfm\n{top}state:\n{state}questions:\n  - {{ask: tokens, expect: 8}}\n", encoding="utf-8")
     code, _, err = cli("check", str(table))
     assert code == 2 and "state.yaml:" in err and message in err, err
+
+
+def test_real_grey_cards_add_their_skills_to_those_named(cli, tmp_path: Path) -> None:
+    """`grey_cards:` beside `grey:` and `skills:`: the counts add up, each real card's skills with the rest."""
+    table = tmp_path / "grey.yaml"
+    table.write_text("game: dfm\ncatalog: vermihunter\nstate:\n  grey: {sauron: 1}\n  skills: {sauron: {ruse: 1}}\n"
+                     "  grey_cards: {sauron: [\"1.13\", \"2.16\"]}\nquestions:\n"
+                     "  - {ask: value, of: [skills, sauron, ruse], expect: 4}\n"
+                     "  - {ask: value, of: [grey, sauron], expect: 3}\n"
+                     "  - {ask: value, of: [grey_card, sauron, \"2.16\"], expect: true}\n", encoding="utf-8")
+    code, out, err = cli("check", str(table))
+    assert code == 0 and "3 passed" in out, (out, err)
 
 
 def test_grey_cards_with_their_skills_named_are_read(cli, tmp_path: Path) -> None:
