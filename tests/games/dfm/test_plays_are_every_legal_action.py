@@ -17,6 +17,7 @@ still in the layout (Faramir's or Grima's call naming a taken card)."""
 from __future__ import annotations
 
 import os
+from functools import cache
 from pathlib import Path
 from typing import Any
 
@@ -25,6 +26,7 @@ import pytest
 from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.core.yamlio import load_file
+from pyengine.games.dfm import importer
 from pyengine.games.dfm.game import ALLIES, COLOURS, RACES, TEMPLATES, layout_rows
 from pyengine.games.dfm.playouts import action_of
 
@@ -40,13 +42,23 @@ TILES = ("barad_dur", "isengard", "erebor", "minas_tirith", "helms_deep", "grey_
 BATCH = 1500
 
 
+@cache
+def _grey_cards() -> tuple[str, ...]:
+    """The real grey cards of the base game's data, by id (none without the data)."""
+    data = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
+    if not (data / importer.FILE).is_file():
+        return ()
+    cards, _ = importer.read(data)
+    return tuple(c.id for c in cards if c.type == "chapter_card" and c.extra["colour"] == "grey")
+
+
 def _domain(kind: str, chapter: int) -> tuple[str, ...]:
     """Every value a choice of this kind can take, from the game's definitions (the cards of chapter 1's layout
-    during the setup, chapter 0, which ends by laying it out)."""
+    during the setup, chapter 0, which ends by laying it out; every real grey card of the data)."""
     cards = tuple(f"{row}.{card}" for row, length in enumerate(layout_rows()[max(chapter, 1)], 1)
                   for card in range(1, length + 1))
     return {"region": REGIONS, "race": RACES, "ally": tuple(ALLIES), "tile": TILES, "colour": COLOURS,
-            "card": cards}.get(kind, ())
+            "card": cards, "grey_card": _grey_cards()}.get(kind, ())
 
 
 def _calls(ally: str, chapter: int) -> list[str]:
