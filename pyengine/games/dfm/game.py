@@ -72,8 +72,8 @@ OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move
                     ("elrond", "enter"): {"token"}, ("elrond", "exit"): {"token"},
                     ("cave_troll", "enter"): {"grey_card"}, ("cave_troll", "exit"): {"grey_card"}}
 # Calls a `plays` question tries with their optional choices too, beside without them (the Cave Troll naming each
-# real grey card of the opponent's, rules/dfm/grey_cards.lp).
-TRIED_OPTIONAL = {("cave_troll", "enter"), ("cave_troll", "exit")}
+# real grey card of the opponent's, rules/dfm/grey_cards.lp; Elrond each real token of the race he names).
+TRIED_OPTIONAL = {("cave_troll", "enter"), ("cave_troll", "exit"), ("elrond", "enter"), ("elrond", "exit")}
 # The skills grey cards give and chapter cards ask (base-game assumption card_skills), in the order of their bits
 # in rules/dfm/card_skills.lp.
 SKILLS = ("ruse", "strength", "courage", "knowledge", "leadership")
