@@ -53,7 +53,8 @@ CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("grima", "enter"): {"card": "card"}, ("grima", "exit"): {"card": "card"},
     ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
     ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
-    ("elrond", "enter"): {"race": "race", "token": "token"}, ("elrond", "exit"): {"race": "race", "token": "token"},
+    **{("elrond", effect): {"race": "race", "token": "token", "fortress": "region", "place1": "region",
+                            "place2": "region", "picks": "picks"} for effect in ("enter", "exit")},
     ("arwen", "enter"): {"colour": "colour", "pile_card": "pile_card"},
     ("arwen", "exit"): {"colour": "colour", "pile_card": "pile_card"},
     ("boromir", "enter"): {"region": "region"}, ("boromir", "exit"): {"region": "region"},
@@ -69,11 +70,14 @@ FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "ente
 OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
                     ("warg", "exit"): {"copy"},
                     ("arwen", "enter"): {"colour", "pile_card"}, ("arwen", "exit"): {"colour", "pile_card"},
-                    ("elrond", "enter"): {"token"}, ("elrond", "exit"): {"token"},
+                    **{("elrond", effect): {"token", "fortress", "place1", "place2", "picks"}
+                       for effect in ("enter", "exit")},
                     ("cave_troll", "enter"): {"grey_card"}, ("cave_troll", "exit"): {"grey_card"}}
-# Calls a `plays` question tries with their optional choices too, beside without them (the Cave Troll naming each
-# real grey card of the opponent's, rules/dfm/grey_cards.lp; Elrond each real token of the race he names).
-TRIED_OPTIONAL = {("cave_troll", "enter"), ("cave_troll", "exit"), ("elrond", "enter"), ("elrond", "exit")}
+# Optional choices a `plays` question tries too, beside the call without them (the Cave Troll naming each real grey
+# card of the opponent's, rules/dfm/grey_cards.lp; Elrond each real token of the race he names; what his token then
+# does, `fortress:`, `place1:`, `place2:`, `picks:`, is not tried).
+TRIED_OPTIONAL = {("cave_troll", "enter"): {"grey_card"}, ("cave_troll", "exit"): {"grey_card"},
+                  ("elrond", "enter"): {"token"}, ("elrond", "exit"): {"token"}}
 # The skills grey cards give and chapter cards ask (base-game assumption card_skills), in the order of their bits
 # in rules/dfm/card_skills.lp.
 SKILLS = ("ruse", "strength", "courage", "knowledge", "leadership")
@@ -96,7 +100,8 @@ def call_templates() -> list[tuple[str, str, dict[str, str], list[tuple[str, str
                 skip.add("region")
             templates.append((ally, effect, fixed, [(n, k) for n, k in choices.items() if n not in skip]))
             if (ally, effect) in TRIED_OPTIONAL:
-                templates.append((ally, effect, fixed, [(n, k) for n, k in choices.items() if n not in fixed]))
+                tried = skip - TRIED_OPTIONAL[ally, effect]
+                templates.append((ally, effect, fixed, [(n, k) for n, k in choices.items() if n not in tried]))
     for copied in ALLIES:
         for _, _, fixed, slots in [t for t in templates if t[0] == copied and t[1] == "exit"]:
             templates.append(("warg", "exit", {"copy": copied, **fixed}, slots))
@@ -118,7 +123,8 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "
 # any other is an input error, never a field read as if it did not matter.
 KIND_FIELDS = {"take": {"take", "use", "region", "remove", "moves"},
                "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2", "picks"},
-               "landmark": {"landmark", "moves", "pile_card", "token", "grey_card"}, "move": {"move"}}
+               "landmark": {"landmark", "moves", "pile_card", "token", "grey_card", "fortress", "place1", "place2",
+                            "picks"}, "move": {"move"}}
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
@@ -1002,7 +1008,8 @@ class Dfm:
                 if name not in allowed:
                     raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
                                        expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
-                choices.append((name, self._choice(action, name, allowed[name])))
+                choices += (self._picks(action) if allowed[name] == "picks"
+                            else [(name, self._choice(action, name, allowed[name]))])
             missing = [n for n in allowed if n not in action.data and n not in optional
                        and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
             if missing:
@@ -1037,6 +1044,9 @@ class Dfm:
             chosen = self._moves(action)
             chosen += [(name, self._choice(action, name, name)) for name in ("pile_card", "token", "grey_card")
                        if action.has(name)]
+            chosen += [(name, self._choice(action, name, "region")) for name in ("fortress", "place1", "place2")
+                       if action.has(name)]
+            chosen += self._picks(action)
             return (term("landmark", tile), chosen,
                     f"{player} takes the Landmark tile {tile}" + "".join(_take_words(n, v) for n, v in chosen))
         if not action.flag(kind, True):
