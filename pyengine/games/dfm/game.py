@@ -690,13 +690,24 @@ class Dfm:
             for key, n in counted.items():
                 facts += [fact("init_num", term("either", Const(player), skill_set(key)), n), *skill_set_facts(key)]
 
-    @staticmethod
-    def _place(state: State, card: str, fields: Fields, line: int | None, column: int | None, path: str) -> None:
-        """Real card `card` placed by the state in the discard pile or a player's area: never twice."""
-        if card in state.placed:
-            raise InputError(f"{card} is given twice (in the discard pile or a player's area)", file=fields.file,
+    def _place(self, state: State, item: Any, fields: Fields, where: tuple[int | None, int | None, str],
+               colour: str | None) -> Any:
+        """The real chapter card `item` names (of `colour`, where one is asked), which the state places in the
+        discard pile or a player's area: looked up, never placed twice, its data in the facts."""
+        line, column, path = where
+        found = state.real_cards.lookup_id(item) if state.real_cards is not None and isinstance(item, str) else None
+        if found is None or found.type != "chapter_card" or colour not in (None, found.extra["colour"]):
+            kind = f"real {colour} chapter card" if colour else "real chapter card"
+            expected = (f"a {kind} C.N of the catalog" if state.real_cards is not None
+                        else f"`catalog: vermihunter` beside `game: dfm`, for {kind}s")
+            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                             expected=expected)
+        if found.id in state.placed:
+            raise InputError(f"{found.id} is given twice (in the discard pile or a player's area)", file=fields.file,
                              line=line, column=column, field=path, expected="each real card in one place")
-        state.placed.add(card)
+        state.placed.add(found.id)
+        self._real_data(state, found)
+        return found
 
     def _grey_cards(self, state: State, fields: Fields) -> dict[str, list[Any]]:
         """`grey_cards: {PLAYER: [C.N, ...]}`: the real grey cards in each player's area (grey_card/2), by player."""
@@ -704,15 +715,7 @@ class Dfm:
         given = fields.sub("grey_cards", set(FACTIONS))
         for player in FACTIONS:
             for item, line, column, path in given.items(player):
-                found = (state.real_cards.lookup_id(item) if state.real_cards is not None and isinstance(item, str)
-                         else None)
-                if found is None or found.type != "chapter_card" or found.extra["colour"] != "grey":
-                    expected = ("a real grey chapter card C.N of the catalog" if state.real_cards is not None
-                                else "`catalog: vermihunter` beside `game: dfm`, for real grey cards")
-                    raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                                     expected=expected)
-                self._place(state, found.id, fields, line, column, path)
-                self._real_data(state, found)
+                found = self._place(state, item, fields, (line, column, path), "grey")
                 state.facts.append(fact("init", term("grey_card", Const(player), found.id)))
                 held.setdefault(player, []).append(found)
         return held
@@ -833,16 +836,7 @@ class Dfm:
                                    "(discard_pile:, discards:), not both")
         colours: dict[str, int] = {}
         for item, line, column, path in fields.items("pile"):
-            found = None
-            if state.real_cards is not None and isinstance(item, str):
-                found = state.real_cards.lookup_id(item)
-            if found is None or found.type != "chapter_card":
-                expected = ("a real chapter card C.N of the catalog" if state.real_cards is not None
-                            else "`catalog: vermihunter` beside `game: dfm`, for a pile of real cards")
-                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                                 expected=expected)
-            self._place(state, found.id, fields, line, column, path)
-            self._real_data(state, found)
+            found = self._place(state, item, fields, (line, column, path), None)
             state.facts.append(fact("init", term("in_pile", found.id)))
             colours[found.extra["colour"]] = colours.get(found.extra["colour"], 0) + 1
         state.facts += [fact("init_num", Const("discard_pile"), sum(colours.values())),
