@@ -244,17 +244,12 @@ def _play_words(option: clingo.Symbol) -> str:
     if option.name == "alliance_token":
         trigger, race, token = option.arguments
         return f"alliance {trigger.name} race={race.name} token={token.string}"
-    if option.name == "alliance_fortress":
-        trigger, race, token, region = option.arguments
-        return f"alliance {trigger.name} race={race.name} token={token.string} fortress={region.string}"
-    if option.name == "alliance_places":
-        trigger, race, token, first, second = option.arguments
-        return (f"alliance {trigger.name} race={race.name} token={token.string} place1={first.string} "
-                f"place2={second.string}")
-    if option.name == "alliance_picks":
-        trigger, race, token, *picks = option.arguments
-        return (f"alliance {trigger.name} race={race.name} token={token.string} picks="
-                + ",".join(_pick_words(p, PICK_IDS) for p in picks))
+    if option.name == "alliance_use":
+        trigger, race, token, use = option.arguments
+        return f"alliance {trigger.name} race={race.name} token={token.string} {_use_id(use)}"
+    if option.name == "tile_use":
+        tile, token, use = option.arguments
+        return f"landmark {_value_words(tile)} token={token.string} {_use_id(use)}"
     if option.name != "call":
         return option.name
     ally, effect, choices = _call_parts(option)
@@ -271,6 +266,24 @@ PICK_WORDS = {"coin": "taking an opponent's coin", "remove": "taking an opponent
 def _pick_words(pick: clingo.Symbol, forms: dict[str, str]) -> str:
     """A pick of a token's choice of effects in the words of `forms`."""
     return forms[pick.name].format(*(a.string for a in pick.arguments))
+
+
+def _use_id(use: clingo.Symbol) -> str:
+    """What a kept token is named to do (token_use/4 in rules/dfm/plays.lp), in a play id: its choices."""
+    if use.name == "fortress":
+        return f"fortress={use.arguments[0].string}"
+    if use.name == "places":
+        return "place1={} place2={}".format(*(a.string for a in use.arguments))
+    return "picks=" + ",".join(_pick_words(p, PICK_IDS) for p in use.arguments)
+
+
+def _use_words(use: clingo.Symbol) -> str:
+    """The same in a play's description."""
+    if use.name == "fortress":
+        return f" and removing the opponent's Fortress in {use.arguments[0].string}"
+    if use.name == "places":
+        return " and placing its units in {} and {}".format(*(a.string for a in use.arguments))
+    return ": " + ", ".join(_pick_words(p, PICK_WORDS) for p in use.arguments)
 
 
 def _call_parts(option: clingo.Symbol) -> tuple[str, str, list[tuple[str, str]]]:
@@ -440,18 +453,14 @@ def _play_description(option: clingo.Symbol) -> str:
     if option.name == "alliance_token":
         trigger, race, token = option.arguments
         return f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}"
-    if option.name == "alliance_fortress":
-        trigger, race, token, region = option.arguments
-        return (f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string} and removing "
-                f"the opponent's Fortress in {region.string}")
-    if option.name == "alliance_places":
-        trigger, race, token, first, second = option.arguments
-        return (f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string} and placing "
-                f"its units in {first.string} and {second.string}")
-    if option.name == "alliance_picks":
-        trigger, race, token, *picks = option.arguments
-        said = ", ".join(_pick_words(p, PICK_WORDS) for p in picks)
-        return f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}: {said}"
+    if option.name == "alliance_use":
+        trigger, race, token, use = option.arguments
+        return (f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}"
+                f"{_use_words(use)}")
+    if option.name == "tile_use":
+        tile, token, use = option.arguments
+        return (f"use the Landmark tile of {_value_words(tile)}, keeping the Alliance token {token.string}"
+                f"{_use_words(use)}")
     if option.name != "call":
         return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
     ally, effect, choices = _call_parts(option)

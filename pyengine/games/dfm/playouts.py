@@ -60,16 +60,13 @@ def action_of(play: str, player: str) -> dict[str, Any]:
             action[name] = {"remove": value.split(","), "moves": [m.split("-") for m in value.split(",")]}.get(
                 name, value)
         return action
-    if words[0] == "landmark":  # and moves=A-B,..., pile_card=C.N or token=RACE.N: what a real tile does
+    if words[0] == "landmark":  # and moves=A-B,..., pile_card=C.N or token=RACE.N with what it names: a real tile's
         action["landmark"] = words[1]
         for name, value in (w.split("=", 1) for w in words[2:]):
             action[name] = [m.split("-") for m in value.split(",")] if name == "moves" else value
-        return action
+        return _picks_read(action)
     if words[0] == "alliance":  # race=R, and token=X on real tokens with what it names (picks=coin,remove:X,move:A-B)
-        action |= {"alliance": words[1], **dict(w.split("=", 1) for w in words[2:])}
-        if "picks" in action:
-            action["picks"] = [_pick(p) for p in action["picks"].split(",")]
-        return action
+        return _picks_read(action | {"alliance": words[1], **dict(w.split("=", 1) for w in words[2:])})
     if words[0] != "call":
         return action | {words[0]: True}
     ally, effect = words[1], words[2]
@@ -87,6 +84,13 @@ def action_of(play: str, player: str) -> dict[str, Any]:
             action[name] = value.split("-")
         else:
             action[name] = value
+    return action
+
+
+def _picks_read(action: dict[str, Any]) -> dict[str, Any]:
+    """An action whose `picks=` of a play's words are read as a scenario's `picks:` list."""
+    if "picks" in action:
+        action["picks"] = [_pick(p) for p in action["picks"].split(",")]
     return action
 
 

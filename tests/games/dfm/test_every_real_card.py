@@ -333,3 +333,25 @@ def test_every_attribute_token_acts_where_it_counts(attribute: str) -> None:
         assert plain == "done" and with_token == 10 > without
     else:
         assert plain == "done" and with_token - without == 1, (token.id, with_token, without)
+
+
+def test_plays_names_what_a_token_kept_through_grey_havens_does() -> None:
+    """Grey Havens keeps a token its take names; `plays` tries it with what that token then names, as it tries a
+    take of the stacks: the Ents' second with each of Sauron's Fortresses, the Wizards' second with each pair of
+    regions, the Ents' third with each three picks; each such play is legal, and each is the action it names."""
+    from pyengine.games.dfm.playouts import action_of
+
+    table = {"game": "dfm", "catalog": "vermihunter", "turn": "fellowship",
+             "state": {"coins": {"fellowship": 10, "sauron": 2}, "tiles": ["grey_havens"], "stacks": {"ents": 3},
+                       "fortresses": {"sauron": ["gondor"]}, "units": {"sauron": {"rohan": 1}},
+                       "connections": "standard"},
+             "questions": [{"id": "plays", "ask": "plays", "player": "fellowship"}]}
+    [listed] = api.answer(table).questions
+    legal = listed.got["legal"]
+    assert "landmark grey_havens token=ents.2 fortress=gondor" in legal
+    picks = [p for p in legal if p.startswith("landmark grey_havens token=ents.3 picks=")]
+    # Sauron's coin or his unit in Rohan, three times in order, his one unit at most once: 2 of the 4 tries.
+    assert picks == ["landmark grey_havens token=ents.3 picks=coin,coin,coin",
+                     "landmark grey_havens token=ents.3 picks=coin,coin,remove:rohan"]
+    asked = [{"id": p, "ask": "allowed", **action_of(p, "fellowship")} for p in picks]
+    assert all(q.got == "legal" for q in api.answer({**table, "questions": asked}).questions)
