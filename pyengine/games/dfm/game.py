@@ -246,10 +246,10 @@ def _play_words(option: clingo.Symbol) -> str:
         return f"alliance {trigger.name} race={race.name} token={token.string}"
     if option.name == "alliance_use":
         trigger, race, token, use = option.arguments
-        return f"alliance {trigger.name} race={race.name} token={token.string} {_use_id(use)}"
+        return f"alliance {trigger.name} race={race.name} token={token.string} {_use_words(use, USE_IDS)}"
     if option.name == "tile_use":
         tile, token, use = option.arguments
-        return f"landmark {_value_words(tile)} token={token.string} {_use_id(use)}"
+        return f"landmark {_value_words(tile)} token={token.string} {_use_words(use, USE_IDS)}"
     if option.name != "call":
         return option.name
     ally, effect, choices = _call_parts(option)
@@ -268,22 +268,19 @@ def _pick_words(pick: clingo.Symbol, forms: dict[str, str]) -> str:
     return forms[pick.name].format(*(a.string for a in pick.arguments))
 
 
-def _use_id(use: clingo.Symbol) -> str:
-    """What a kept token is named to do (token_use/4 in rules/dfm/plays.lp), in a play id: its choices."""
-    if use.name == "fortress":
-        return f"fortress={use.arguments[0].string}"
-    if use.name == "places":
-        return "place1={} place2={}".format(*(a.string for a in use.arguments))
-    return "picks=" + ",".join(_pick_words(p, PICK_IDS) for p in use.arguments)
+# What a kept token is named to do (token_use/4 in rules/dfm/plays.lp) by its term's name, in a play id and in a
+# play's description, with the forms and the joiner of its picks; {} are the term's regions, or its picks.
+USE_IDS = ({"fortress": "fortress={}", "places": "place1={} place2={}", "picks": "picks={}"}, PICK_IDS, ",")
+USE_WORDS = ({"fortress": " and removing the opponent's Fortress in {}",
+              "places": " and placing its units in {} and {}", "picks": ": {}"}, PICK_WORDS, ", ")
 
 
-def _use_words(use: clingo.Symbol) -> str:
-    """The same in a play's description."""
-    if use.name == "fortress":
-        return f" and removing the opponent's Fortress in {use.arguments[0].string}"
-    if use.name == "places":
-        return " and placing its units in {} and {}".format(*(a.string for a in use.arguments))
-    return ": " + ", ".join(_pick_words(p, PICK_WORDS) for p in use.arguments)
+def _use_words(use: clingo.Symbol, forms: tuple[dict[str, str], dict[str, str], str]) -> str:
+    """What a kept token is named to do, in the words of `forms` (USE_IDS, USE_WORDS)."""
+    uses, picks, joiner = forms
+    if use.name == "picks":
+        return uses["picks"].format(joiner.join(_pick_words(p, picks) for p in use.arguments))
+    return uses[use.name].format(*(a.string for a in use.arguments))
 
 
 def _call_parts(option: clingo.Symbol) -> tuple[str, str, list[tuple[str, str]]]:
@@ -456,11 +453,11 @@ def _play_description(option: clingo.Symbol) -> str:
     if option.name == "alliance_use":
         trigger, race, token, use = option.arguments
         return (f"use the {race.name} Alliance tokens ({trigger.name}), keeping the token {token.string}"
-                f"{_use_words(use)}")
+                f"{_use_words(use, USE_WORDS)}")
     if option.name == "tile_use":
         tile, token, use = option.arguments
         return (f"use the Landmark tile of {_value_words(tile)}, keeping the Alliance token {token.string}"
-                f"{_use_words(use)}")
+                f"{_use_words(use, USE_WORDS)}")
     if option.name != "call":
         return PLAY_WORDS.get(option.name, option.name.replace("_", " "))
     ally, effect, choices = _call_parts(option)
