@@ -1494,6 +1494,7 @@ EVIDENCE_WORDS = {
     "any_skill": "skills no card gives: {0}, one of them given by the token: {1} left to pay",
     "token": "Alliance token {0}", "extra_turn": "{0} owed an extra turn", "pick": "pick {0}: {1}",
     "grey_card": "{0}'s grey card {1}", "no_grey": "{0} has no grey card",
+    "no_token_kept": "the tile keeps no Alliance token, which {0} would name",
     "grey_unnamed": "{0}'s grey card moved without a name: the skills it gave stay (which card it is, is unknown)",
     "grey_counted": "{0}'s grey card discarded, one of those counted",
     "picks": "picks to name: {0}",
