@@ -116,7 +116,11 @@ RANDOM_CHOICES = {("warg", "enter"): "ally", ("arwen", "enter"): "colour"}
 OUTCOME_TEMPLATES = [(ally, effect, {}, [(name, CHOICES[ally, effect][name])])
                      for (ally, effect), name in RANDOM_CHOICES.items()]
 ALL_TEMPLATES = [*TEMPLATES, *OUTCOME_TEMPLATES]
+# The choices a Ring-track bonus an action earns needs (rules/dfm/ring_bonuses.lp): any action may name them, and one
+# that earns no such bonus is refused by the rules, never read as if they did not matter.
+BONUS_CHOICES = ("bonus_region", "bonus_fortress")
 ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "token", "fortress", "picks", "end_turn",
+                 *BONUS_CHOICES,
                  "move_nazgul", "move_ring", "landmark", "alliance", "move", "begin", *{
     name for choices in CHOICES.values() for name in choices}}
 # The fields each action other than a call reads (a call's choices are checked against its ally's, CHOICES):
@@ -128,7 +132,7 @@ KIND_FIELDS = {"take": {"take", "use", "region", "remove", "moves"},
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
-                "skill_choices", "pile", "alliance_tokens", "grey_cards"}
+                "skill_choices", "pile", "alliance_tokens", "grey_cards", "sauron_steps"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
@@ -181,7 +185,7 @@ TILE_FAMILIES = {"get_coins_from_reserve": ("coins_to_get", "coins"), "move_on_t
 # (faction, race, ally, use: constants), the board's region and tile names (text) and layout numbers.
 NUMERIC: dict[str, tuple[str, ...]] = {
     "coins": ("faction",), "reserve": (), "units": ("faction", "region"), "nazgul": (), "stack": ("race",),
-    "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (),
+    "alliance": ("faction", "race"), "grey": ("faction",), "discard_pile": (), "ring": (), "sauron_steps": (),
     "symbols": ("faction", "race"), "extra_turns": ("faction",), "chapter": (), "discarded": ("colour",),
     "pairs_used": ("faction", "race"), "skills": ("faction", "skill")}
 BOOLEAN: dict[str, tuple[str, ...]] = {
@@ -213,6 +217,9 @@ def _play_words(option: clingo.Symbol) -> str:
     """The words of an option a `plays` question tried (its term depends on nothing else: the call templates are
     fixed), kept for the next reading of the same option (a play is named in its answer, its result and its
     explanation)."""
+    if option.name == "bonus":  # a play with the choice of the Ring-track bonus it earns
+        inner, name, value = option.arguments
+        return f"{_play_words(inner)} {name.name}={value.string}"
     if option.name == "take":
         row, col, use = option.arguments
         return f"take {row.number}.{col.number} {use.name}"
@@ -385,8 +392,10 @@ def _take_words(name: str, value: Value) -> str:
         return f", keeping the token {value}"
     if name == "grey_card":
         return f", discarding the opponent's grey card {value}"
-    if name == "fortress":
+    if name in ("fortress", "bonus_fortress"):
         return f", removing the opponent's Fortress in {value}"
+    if name == "bonus_region":
+        return f", the Ring-track bonus unit placed in {value}"
     if name in ("place1", "place2"):
         return f", a unit placed in {value}"
     return f", its units to {value}" if name == "region" else f", an opponent's unit from {value}"
@@ -409,6 +418,9 @@ def _value_words(value: clingo.Symbol) -> str:
 def _play_description(option: clingo.Symbol) -> str:
     """An option a `plays` question tried, in words (as _play_words, it depends on nothing else: kept for the
     next reading of the same option, as when a game is followed action by action)."""
+    if option.name == "bonus":
+        inner, name, value = option.arguments
+        return _play_description(inner) + _take_words(name.name, value.string)
     if option.name == "take":
         row, col, use = option.arguments
         what = "play it" if use.name == "play" else "discard it"
@@ -497,8 +509,8 @@ class Dfm:
                                              "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
                                              "alliance.lp", "alliance_tokens.lp", "card_effects.lp",
-                                             "card_coins.lp", "card_ring.lp", "card_units.lp", "card_skills.lp",
-                                             "grey_cards.lp", "assumptions.lp", "answers.lp")
+                                             "card_coins.lp", "card_ring.lp", "ring_bonuses.lp", "card_units.lp",
+                                             "card_skills.lp", "grey_cards.lp", "assumptions.lp", "answers.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "action": ("questions.lp",), "allowed": ("questions.lp",), "value": ("questions.lp",),
         "tokens": ("questions.lp",), "pairing": ("pairing.lp",), "setup": ("setup.lp",),
@@ -586,8 +598,11 @@ class Dfm:
         for name in ZERO_UNLESS_GIVEN:
             if fields.has(name):
                 facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
-        if fields.has("ring"):
-            facts.append(fact("init_num", Const("ring"), fields.whole("ring", 0, minimum=0)))
+        # The Fellowship's place on the Ring track, and the steps of the Nazgul's own moves there (by which Sauron
+        # earns its bonuses, rules/dfm/ring_bonuses.lp; 0 unless given, as every numeric fluent).
+        for name in ("ring", "sauron_steps"):
+            if fields.has(name):
+                facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
         for race, n in self._numbers(fields, "stacks", RACES).items():
             facts.append(fact("init_num", term("stack", Const(race)), n))
         for player, n in self._numbers(fields, "extra_turns", FACTIONS).items():
@@ -982,7 +997,15 @@ class Dfm:
         raise AssertionError(kind)
 
     def _action(self, action: Fields, index: int) -> Action:
-        """An action as its act/3 term, its choice facts (with a placeholder step), and a short description."""
+        """An action as its act/3 term, its choice facts (with a placeholder step), and a short description, with the
+        choices of a Ring-track bonus it names (BONUS_CHOICES)."""
+        act, choices, words = self._kind_action(action, index)
+        bonus = [(name, self._choice(action, name, "region")) for name in BONUS_CHOICES if action.has(name)]
+        return act, choices + bonus, words + "".join(_take_words(n, v) for n, v in bonus)
+
+    def _kind_action(self, action: Fields, index: int) -> Action:
+        """An action of its kind as its act/3 term, its choice facts (with a placeholder step), and a short
+        description."""
         player = action.choice("player", FACTIONS, required=True) or ""
         kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance", "move",
                              "begin") if action.has(k)]
@@ -991,7 +1014,8 @@ class Dfm:
                                expected="exactly one of call, take, end_turn, move_nazgul, move_ring, landmark, "
                                         "alliance, move, begin")
         kind = kinds[0]
-        unread = sorted(set(action.data) - {"player"} - KIND_FIELDS.get(kind, {kind})) if kind != "call" else []
+        unread = (sorted(set(action.data) - {"player", *BONUS_CHOICES} - KIND_FIELDS.get(kind, {kind}))
+                  if kind != "call" else [])
         if unread:
             raise action.error(unread[0], f"a {kind} action takes no {unread[0]!r}",
                                expected="one of " + ", ".join(sorted(KIND_FIELDS.get(kind, {kind}))))
@@ -1004,7 +1028,7 @@ class Dfm:
                 allowed = {**allowed, **CHOICES.get((str(action.raw("copy")), "exit"), {})}
                 optional |= OPTIONAL_CHOICES.get((str(action.raw("copy")), "exit"), set())
             choices = []
-            for name in sorted(set(action.data) - {"player", "call", "effect"}):
+            for name in sorted(set(action.data) - {"player", "call", "effect", *BONUS_CHOICES}):
                 if name not in allowed:
                     raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
                                        expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
@@ -1337,7 +1361,7 @@ class Dfm:
                         state.setdefault("tokens_at", []).append([name, *(plain(a) for a in where.arguments), value])
                 elif fluent.name in ("coins", "grey", "extra_turns"):
                     state.setdefault(fluent.name, {})[inner[0]] = value
-                elif fluent.name in ("reserve", "discard_pile", "ring", "nazgul"):
+                elif fluent.name in ("reserve", "discard_pile", "ring", "nazgul", "sauron_steps"):
                     state[fluent.name] = value
                 elif fluent.name == "units":
                     state["units"].setdefault(inner[0], {})[inner[1]] = value
@@ -1469,7 +1493,8 @@ FLUENT_WORDS = {
     "fortress": "{0}'s Fortress in region {1}",
     "taken": "the card at row {0}, column {1} taken", "turn": "{0}'s turn", "open_tile": "tile {0} open",
     "eagle_at": "the Eagle at {0}", "reserve": "the Power token reserve", "nazgul": "the Nazgul's place",
-    "ring": "the Ring's place", "discard_pile": "cards in the discard pile", "skills": "{0}'s {1} skill",
+    "ring": "the Ring's place", "sauron_steps": "Sauron's own steps on the Ring track",
+    "discard_pile": "cards in the discard pile", "skills": "{0}'s {1} skill",
     "either": "{0}'s cards of one skill among {1}",
     **{status: "{0}'s ally {1} " + status.replace("_", " ") for status in ALLY_STATES},
 }

@@ -13,7 +13,7 @@ import clingo
 
 from pyengine.core.answering import load
 from pyengine.core.engine import ground_timeline, units
-from pyengine.games.dfm.game import CHOICES, GAME, RACES, layout_rows
+from pyengine.games.dfm.game import BONUS_CHOICES, CHOICES, GAME, RACES, layout_rows
 
 
 def setup_state() -> dict[str, Any]:
@@ -49,9 +49,16 @@ def written_game(actions: int | None = None) -> dict[str, Any]:
 
 
 def action_of(play: str, player: str) -> dict[str, Any]:
-    """A play of `pyengine plays` (its words, e.g. `take 5.1 play`, `call elrond enter race=elves`) as a scenario
-    action of `player`."""
+    """A play of `pyengine plays` (its words, e.g. `take 5.1 play`, `call elrond enter race=elves`, any of them
+    followed by the choice of a Ring-track bonus it earns, `bonus_region=gondor`) as a scenario action of
+    `player`."""
     words = play.split()
+    bonus = [w.split("=", 1) for w in words if w.split("=", 1)[0] in BONUS_CHOICES]
+    return _kind_action([w for w in words if w.split("=", 1)[0] not in BONUS_CHOICES], player) | dict(bonus)
+
+
+def _kind_action(words: list[str], player: str) -> dict[str, Any]:
+    """A play's words but a Ring-track bonus's choice as a scenario action of `player`."""
     action: dict[str, Any] = {"player": player}
     if words[0] == "take":
         row, card = words[1].split(".")

@@ -85,12 +85,14 @@ def _after(card: Any) -> tuple[int, ...]:
     the card's region after the Fellowship, with 10 coins against Sauron's 10 (10 in the reserve), both at the
     start of the track, no units on the board (but one in Arnor, joined to Lindon, for a card that moves units)
     and no skills, plays the card: its cost paid (a coin for each skill it asks), a yellow card's coins gained, the
-    coins Sauron loses, its steps on the track (the Nazgul carried along), its units placed, its one unit moved
-    (it has no more) and so its units in Lindon, the skills it gives for good."""
+    coins Sauron loses, its steps on the track (the Nazgul carried along; three reach the bonus space 3, whose coin
+    the Fellowship earns, rules/dfm/ring_bonuses.lp), its units placed, its one unit moved (it has no more) and so
+    its units in Lindon, the skills it gives for good."""
     steps = _count(card, "move_on_the_ring_quest_track", "move_count")
     asked = sum(n for s, n in card.extra["skills"].items() if s in SKILLS)
     gains = [e["skills"] for e in card.extra["effects"] if e["type"] == "gain_skill" and not e["skills"]["optional"]]
-    return (10 - card.extra["coins"] - asked + _count(card, "get_coins_from_reserve", "coins_to_get"),
+    assert steps < 6, card.id  # no card reaches the unit bonus from the start
+    return (10 - card.extra["coins"] - asked + _count(card, "get_coins_from_reserve", "coins_to_get") + (steps >= 3),
             10 - _count(card, "take_enemy_coins", "coins_to_take"), steps, steps,
             _count(card, "place_units_on_central_board", "units_to_place"),
             min(1, _count(card, "move_units_on_central_board", "units_to_move"))
@@ -135,7 +137,7 @@ def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_applied_or_
                   **({"moves": [[region, target]] * moved} if moved else {})}
         table = {"game": "dfm", "catalog": "vermihunter", "turn": "fellowship",
                  "state": {"coins": {"fellowship": 20, "sauron": 0}, "tiles": [tile.id], "connections": "standard",
-                           "ring": 1},
+                           "ring": 6},
                  "actions": [action],
                  "questions": [{"id": "taken", "ask": "action", "step": 1},
                                {"id": "coins", "ask": "value", "after": 1, "of": ["coins", "fellowship"]},
@@ -148,7 +150,7 @@ def test_every_landmark_tile_is_taken_for_its_skills_and_each_effect_applied_or_
         paid = sum(n for s, n in tile.extra["skills"].items() if s in SKILLS)
         assert int(coins.got) == 20 - paid + _count(tile, "get_coins_from_reserve", "coins_to_get"), tile.id
         assert fortress.got == "true", tile.id
-        assert int(ring.got) == 1 + _count(tile, "move_on_the_ring_quest_track", "move_count"), tile.id
+        assert int(ring.got) == 6 + _count(tile, "move_on_the_ring_quest_track", "move_count"), tile.id
         assert int(units.got) == placed - moved, tile.id
         _applied_or_named(tile, taken, families, "dfm_tile_effect_not_modelled")
 
@@ -177,7 +179,7 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
                   **({"picks": ["coin"] * len(effect["actions"])} if kind == "multi_choice" else {})}
         table = {"game": "dfm", "catalog": "vermihunter", "turn": "fellowship",
                  "state": {"coins": {"fellowship": 3, "sauron": 3}, "symbols": {"fellowship": {race: 2}},
-                           "stacks": {race: 3}, "pile": ["1.3"], "ring": 4},
+                           "stacks": {race: 3}, "pile": ["1.3"], "ring": 6},
                  "actions": [action],
                  "questions": [{"id": "kept", "ask": "action", "step": 1},
                                {"id": "out", "ask": "value", "after": 1, "of": ["token_out", token.id]},
@@ -188,7 +190,7 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
         kept, out, ring, turns, pile, coins = api.answer(table).questions
         assert kept.got == "done" and out.got == "true", (token.id, kept.rules)
         assert "dfm_token_named" in kept.rules, token.id
-        assert int(ring.got) == 4 + (effect.get("move_count", 0) if kind == "move_on_the_ring_quest_track" else 0)
+        assert int(ring.got) == 6 + (effect.get("move_count", 0) if kind == "move_on_the_ring_quest_track" else 0)
         assert int(turns.got) == (kind == "take_another_turn"), token.id
         assert pile.got == ("false" if kind == "play_discarded_chapter_card" else "true"), token.id
         assert int(coins.got) == 3 - (len(effect["actions"]) if kind == "multi_choice" else 0), token.id
@@ -226,7 +228,7 @@ def _event_values(token: Any, held: bool) -> tuple[Any, tuple[int, ...]]:
     holding the token or not (and then naming where its units go); and its extra turns owed, its place on the
     track, its coins and its units in Gondor and in Lindon after it."""
     action, extras, named = EVENTS[token.extra["trigger"]]
-    state = {"coins": {"fellowship": 10, "sauron": 10}, "ring": 4,
+    state = {"coins": {"fellowship": 10, "sauron": 10}, "ring": 6,
              "skills": {"fellowship": dict.fromkeys(SKILLS, 3)},
              **({"alliance_tokens": {"fellowship": [token.id]}} if held else {}), **extras}
     table = {"game": "dfm", "catalog": "vermihunter", "chapter": 2, "turn": "fellowship", "state": state,

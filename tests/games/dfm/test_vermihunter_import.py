@@ -235,3 +235,30 @@ def test_grey_cards_with_their_skills_named_are_read(cli, tmp_path: Path) -> Non
                      "  - {ask: value, of: [skills, sauron, ruse], expect: 1}\n", encoding="utf-8")
     code, _, err = cli("check", str(table))
     assert code == 0, err
+
+
+def test_the_ring_track_bonuses_the_rules_apply_are_the_datas() -> None:
+    """The base game's bonus spaces (facts/dfm/base_game.lp, ring_bonus_gives/3, applied on abstract and real cards
+    alike by rules/dfm/ring_bonuses.lp) are the data's QuestOfTheRingTrackConfig.BonusActions, each effect as the
+    family and count the rules read it by; the unit's regions are all the board's, the choice the rules leave
+    open."""
+    import clingo
+
+    control = clingo.Control(["--warn=none"])
+    control.load(str(ROOT / "facts" / "dfm" / "base_game.lp"))
+    control.ground([("base", [])])
+    encoded = sorted((a.symbol.arguments[0].number, a.symbol.arguments[1].name, a.symbol.arguments[2].number)
+                     for a in control.symbolic_atoms.by_signature("ring_bonus_gives", 3))
+    families = {"get_coins_from_reserve": ("coins", "coins_to_get"), "place_units_on_central_board":
+                ("units", "units_to_place"), "take_another_turn": ("extra_turns", None),
+                "remove_enemy_fortress": ("fortress", None)}
+    cards, _ = importer.read(DATA)
+    setup = next(c for c in cards if c.type == "setup").extra
+    read = []
+    for bonus in setup["ring_track"]["bonuses"]:
+        [effect] = bonus["effects"]
+        family, count = families[effect["type"]]
+        read.append((bonus["position"], family, effect[count] if count else 1))
+        if family == "units":
+            assert sorted(effect["possible_regions_to_place"]) == sorted(r["name"] for r in setup["regions"])
+    assert encoded == sorted(read) == [(3, "coins", 1), (6, "units", 1), (9, "extra_turns", 1), (12, "fortress", 1)]
