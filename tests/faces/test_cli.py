@@ -65,6 +65,7 @@ BAD_INPUTS = {
     "dfm_missing_choice.yaml": ("4:5", "needs the choice 'race'",
                                 "race: one of dwarves, men, elves, hobbits, wizards, ents"),
     "dfm_unknown_region.yaml": ("4:20", "unknown region 'gondr'", "did you mean 'gondor'"),
+    "dfm_bad_bonus_region.yaml": ("5:43", "bonus_region: unknown region 'gondr'", "did you mean 'gondor'"),
     "dfm_field_the_action_does_not_read.yaml": ("4:40", "a take action takes no 'fortress'",
                                                 "one of moves, region, remove, take, use"),
     "dfm_bad_pick.yaml": ("4:54", "pick 2: got 'coins'", "each coin, {remove: REGION} or {move: [FROM, TO]}"),

@@ -58,6 +58,11 @@ def test_a_play_is_written_as_the_action_it_names() -> None:
     assert playouts.action_of("end_turn", "fellowship") == {"player": "fellowship", "end_turn": True}
     assert playouts.action_of("alliance pair race=ents token=ents.3 picks=coin,remove:gondor,move:arnor-lindon",
                               "fellowship")["picks"] == ["coin", {"remove": "gondor"}, {"move": ["arnor", "lindon"]}]
+    # A Ring-track bonus's choice follows any play's words, a move of the Ring's as a take's.
+    assert playouts.action_of("move_ring bonus_region=gondor", "fellowship") == {
+        "player": "fellowship", "move_ring": True, "bonus_region": "gondor"}
+    assert playouts.action_of("take 5.1 play region=rohan bonus_fortress=mordor", "sauron") == {
+        "player": "sauron", "take": [5, 1], "use": "play", "region": "rohan", "bonus_fortress": "mordor"}
 
 
 def _start(chapter: int = 1, turn: str = "fellowship", **state: Any) -> dict[str, Any]:
