@@ -79,7 +79,10 @@ class Fields:
         value = self.data.get(key, default)
         if value is None:
             return default
-        if isinstance(value, bool) or not isinstance(value, str | int | float):
+        if isinstance(value, float):  # given as a float by a caller of the API, never by a file or a request
+            raise self.error(key, f"got the number {value!r}, which may not be the text meant (1.10 is 1.1)",
+                             expected="text: the identifier as a string, in quotes")
+        if isinstance(value, bool) or not isinstance(value, str | int):
             raise self.error(key, f"got {_type_name(value)}", expected="a string")
         value = str(value)
         if not value.strip():

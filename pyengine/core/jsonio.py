@@ -9,6 +9,7 @@ from typing import Any
 
 from pyengine.core.errors import InputError
 from pyengine.core.text import printable
+from pyengine.core.yamlio import WrittenNumber
 
 
 class _Pairs(list):  # type: ignore[type-arg]
@@ -17,9 +18,10 @@ class _Pairs(list):  # type: ignore[type-arg]
 
 def loads(text: str | bytes, source: str, line: int | None = None) -> Any:
     """Parse JSON text; a syntax error, a nesting too deep for the parser or a repeated key is an InputError naming
-    `source` (and `line`), a repeated key with its path (`players.alice`)."""
+    `source` (and `line`), a repeated key with its path (`players.alice`). A number with a fraction or an exponent
+    is the text written (pyengine.core.yamlio.WrittenNumber), as in YAML: `{"card": 1.10}` names the card 1.10."""
     try:
-        raw = json.loads(text, object_pairs_hook=_Pairs)
+        raw = json.loads(text, object_pairs_hook=_Pairs, parse_float=WrittenNumber)
     except json.JSONDecodeError as exc:
         raise InputError(f"not JSON: {exc.msg} at column {exc.colno}" + (f" of line {exc.lineno}" if exc.lineno > 1
                                                                             else ""),

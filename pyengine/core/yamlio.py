@@ -70,6 +70,26 @@ _FLOAT_TEXT = r"^[-+]?(?:\.[0-9]+|(?:0|[1-9][0-9]*)(?:\.[0-9]*)?)(?:[eE][-+]?[0-
 _Loader.add_implicit_resolver(_FLOAT, re.compile(_FLOAT_TEXT), list("-+.0123456789"))
 
 
+class WrittenNumber(str):
+    """A number with a fraction or an exponent (`1.10`, `2e3`), kept as the text its input wrote. No field of the
+    formats is such a number (every number they read is whole), while identifiers can look like one: a card id
+    `1.10`, read as the number 1.1, was the card 1.1. So a YAML scalar or a JSON number of that form is this text,
+    never a float: an identifier field reads what was written, and a number field refuses it, its message showing
+    it as written (its repr is the bare text)."""
+
+    def __repr__(self) -> str:
+        return str.__str__(self)
+
+
+def _represent_written(dumper: yaml.SafeDumper, value: WrittenNumber) -> yaml.ScalarNode:
+    """A written number dumped as the text it is (quoted where YAML would read it as a number)."""
+    return dumper.represent_str(str.__str__(value))
+
+
+for _dumper in (yaml.representer.SafeRepresenter, yaml.SafeDumper, yaml.representer.Representer, yaml.Dumper):
+    _dumper.add_representer(WrittenNumber, _represent_written)
+
+
 def _position(node: yaml.Node) -> Position:
     return node.start_mark.line + 1, node.start_mark.column + 1
 
@@ -122,6 +142,7 @@ def _string(loader: _Loader, node: yaml.ScalarNode) -> str:
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _mapping)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _sequence)
 _Loader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG, _string)
+_Loader.add_constructor(_FLOAT, lambda loader, node: WrittenNumber(_string(loader, node)))
 
 
 class _NeedsMarks(Exception):
@@ -164,6 +185,7 @@ def _plain_string(loader: _PlainLoader, node: yaml.ScalarNode) -> str:
 _PlainLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_MAPPING_TAG, _plain_mapping)
 _PlainLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SEQUENCE_TAG, _plain_sequence)
 _PlainLoader.add_constructor(yaml.resolver.BaseResolver.DEFAULT_SCALAR_TAG, _plain_string)
+_PlainLoader.add_constructor(_FLOAT, lambda loader, node: WrittenNumber(_plain_string(loader, node)))
 
 
 # Tags a document may carry, all implicit: YAML's explicit tags (!!timestamp, !!binary, !!set...) are refused.
@@ -203,6 +225,7 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
     than MAX_NODES nodes (an alias bomb), before anything is built from them."""
     sizes: dict[int, int] = {}
     on_path: set[int] = set()
+    aliased = False  # whether a node is met twice: an alias, which the size counts again where it is used
     stack: list[tuple[yaml.Node, int, bool]] = [(root, 1, False)]
     while stack:
         node, depth, done = stack.pop()
@@ -211,11 +234,15 @@ def _check_nodes(root: yaml.Node, source: str) -> None:
         if done:
             on_path.discard(key)
             sizes[key] = 1 + sum(sizes[id(child)] for child in _children(node))
-            if sizes[key] > MAX_NODES:
+            if sizes[key] > MAX_NODES and aliased:
                 raise InputError(f"the document expands to more than {MAX_NODES:,} values (through YAML aliases)",
                                  file=source, line=line, column=column, expected="a document without alias bombs")
+            if sizes[key] > MAX_NODES:
+                raise InputError(f"the document holds more than {MAX_NODES:,} values", file=source, line=line,
+                                 column=column, expected="a smaller document")
             continue
         if key in sizes:
+            aliased = True
             continue
         if key in on_path:
             raise InputError("a YAML alias refers to a value that contains it", file=source, line=line,
