@@ -16,7 +16,7 @@ import os
 import sys
 from typing import Any
 
-from pyengine.cli.commands import reading_pairs
+from pyengine.cli.commands import check_outputs, reading_pairs
 from pyengine.cli.parser import build_parser, command_named
 from pyengine.core.errors import DefectError, InputError
 from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, limits
@@ -57,6 +57,7 @@ def _run(args: argparse.Namespace) -> int:
     """The command's own function, its errors as one line each with their exit code (a defect named as one,
     exit 4, unless PYENGINE_DEBUG is set)."""
     try:
+        check_outputs(args)
         args.readings = reading_pairs(args)
         return int(args.func(args))
     except InputError as error:

@@ -13,7 +13,7 @@ from typing import TYPE_CHECKING, Any
 from pyengine.cli.junit import write_junit_xml
 from pyengine.cli.progress import progress
 from pyengine.core.errors import InputError
-from pyengine.core.files import write_whole
+from pyengine.core.files import check_out_folder, output_file, write_whole
 from pyengine.core.limits import DEFAULT_LIMITS
 from pyengine.core.resources import existing_dirs, scenario_dirs
 from pyengine.core.results import FileErrors, ScenarioResult
@@ -28,6 +28,27 @@ def _api() -> Any:
     from pyengine import api
 
     return api
+
+
+# The options naming an output file, and those naming a folder a command fills, by command (a step of
+# `conformance` as `conformance STEP`).
+OUTPUT_FILES = {"check": ("junit_xml",), "census": ("report",), "board": ("svg",), "consistency": ("write_baseline",),
+                "conformance export": ("out",)}
+OUTPUT_FOLDERS = {"census": ("out",), "edge-cases": ("out",), "conformance compare": ("out",)}
+
+
+def check_outputs(args: argparse.Namespace) -> None:
+    """Refuse, before any work, an output path the command could not write or must not replace
+    (pyengine.core.files): each output file's option becomes the path written (a link's target where
+    --through-links asks for it)."""
+    name = " ".join(n for n in (args.command, getattr(args, "kit", None)) if n)
+    for key in OUTPUT_FILES.get(name, ()):
+        if getattr(args, key, None):
+            option = "--" + key.replace("_", "-")
+            setattr(args, key, output_file(Path(getattr(args, key)), option, getattr(args, "through_links", False)))
+    for key in OUTPUT_FOLDERS.get(name, ()):
+        if getattr(args, key, None):
+            check_out_folder(Path(getattr(args, key)))
 
 
 def reading_pairs(args: argparse.Namespace) -> dict[str, str]:

@@ -93,6 +93,13 @@ def global_options(parser: argparse.ArgumentParser, defaults: bool) -> None:
                         help=f"stop the work on one unit that needs more memory (default {DEFAULT_LIMITS.memory_mb})")
 
 
+def through_links_option(parser: argparse.ArgumentParser) -> None:
+    """`--through-links`, for a command that writes an output file (pyengine.core.files.output_file)."""
+    parser.add_argument("--through-links", action="store_true",
+                        help="where an output file's path is a symbolic link, write the file it points to (without "
+                             "it such a path is refused; a device, pipe, socket or folder always is)")
+
+
 # Every command, in the order `pyengine --help` lists them.
 COMMAND_NAMES = ("check", "explain", "deck", "readings", "rules", "import", "edge-cases", "census", "consistency",
                  "flip", "plays", "board", "conformance", "schema", "serve", "facts", "completion")
@@ -186,6 +193,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                        help="also write the result as JUnit XML, for CI (a test case per question)")
     readings_options(check)
     check.set_defaults(func=cmd_check)
+    through_links_option(check)
 
     exp = command("explain", help="explain each answer: verdict <- rule <- paragraph <- state")
     exp.add_argument("file", metavar="FILE")
@@ -258,6 +266,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ce.add_argument("--out", metavar="DIR", help="write each class's real table there as a scenario file")
     ce.add_argument("--report", metavar="FILE", help="write the census as a Markdown report")
     ce.add_argument("--json", action="store_true", help="print the census as JSON")
+    through_links_option(ce)
     ce.set_defaults(func=cmd_census)
 
     co = command("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
@@ -273,6 +282,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                     help="accepted findings: exit 0 when nothing new appears, 1 otherwise")
     co.add_argument("--write-baseline", metavar="FILE", help="write every finding of this run as accepted")
     co.add_argument("--json", action="store_true", help="print the report as JSON")
+    through_links_option(co)
     co.set_defaults(func=cmd_consistency)
 
     fl = command("flip", help="the smallest change to a scenario's state that turns a verdict around")
@@ -292,6 +302,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     bd.add_argument("file", metavar="FILE")
     bd.add_argument("--moment", type=int, metavar="N", help="only moment N: 0 the start, N after step N")
     bd.add_argument("--svg", metavar="FILE", help="draw the moment (default: after the last step) as SVG in FILE")
+    through_links_option(bd)
     readings_options(bd)
     bd.set_defaults(func=cmd_board)
 
@@ -305,6 +316,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                                                              "census --out and edge-cases --out folders)")
     ex.add_argument("--out", required=True, metavar="PACK", help="the pack to write (JSON lines)")
     ex.add_argument("--json", action="store_true", help="print the summary as JSON")
+    through_links_option(ex)
     ex.set_defaults(func=cmd_conformance_export)
     cm = kit.add_parser("compare", help="an engine's verdicts (JSON lines of id and verdict) against a pack: "
                                         "agreement per profile, rule and reading; exit 1 on a disagreement")

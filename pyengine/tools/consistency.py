@@ -13,6 +13,7 @@ from typing import Any
 from pyengine.core import kb as kbase
 from pyengine.core.arguments import checked
 from pyengine.core.errors import InputError, closest
+from pyengine.core.files import write_whole
 from pyengine.core.findings import Finding
 from pyengine.core.resources import existing_dirs, rules_dir, scenario_dirs
 from pyengine.core.results import ConsistencyResult, StepProgress
@@ -241,8 +242,7 @@ def consistency(documents: list[str] | None = None, docs: str | Path | None = No
     new = [f["id"] for f in found if f["id"] not in accepted]
     if write_baseline:
         try:
-            Path(write_baseline).write_text(yaml.safe_dump({"accepted": sorted(f["id"] for f in found)}),
-                                            encoding="utf-8")
+            write_whole(Path(write_baseline), [yaml.safe_dump({"accepted": sorted(f["id"] for f in found)})])
         except OSError as exc:
             raise InputError(f"cannot write the baseline: {exc.strerror}", file=str(write_baseline),
                              field="--write-baseline") from None
