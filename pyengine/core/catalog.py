@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import difflib
 import re
+import unicodedata
 from collections import defaultdict
 from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
@@ -213,6 +214,7 @@ class MemoryCatalog(Catalog):
 
     def __init__(self, cards: Iterable[Card] = ()):
         self.cards: dict[str, Card] = {}
+        self._by_composed_id: dict[str, Card] = {}
         self._by_code: dict[str, list[Card]] = defaultdict(list)
         self._by_name: dict[str, list[Card]] = defaultdict(list)
         for card in cards:
@@ -220,13 +222,16 @@ class MemoryCatalog(Catalog):
 
     def add(self, card: Card) -> None:
         self.cards[card.id] = card
+        self._by_composed_id[unicodedata.normalize("NFC", card.id)] = card
         if card.collinfo:
             self._by_code[card.collinfo.casefold()].append(card)
         for name in {title_key(n) for n in card.names()}:
             self._by_name[name].append(card)
 
     def lookup_id(self, card_id: str) -> Card | None:
-        return self.cards.get(card_id)
+        """The card of this id, written composed or decomposed (`Andu\u0301ril` is the id `Andúril`): a table's
+        own card named so is that card, never a card of the pool found by its title."""
+        return self.cards.get(card_id) or self._by_composed_id.get(unicodedata.normalize("NFC", card_id))
 
     def all_cards(self) -> Iterable[Card]:
         return [self.cards[k] for k in sorted(self.cards)]

@@ -318,13 +318,35 @@ def in_process(function: Callable[[Request], Any]) -> Callable[[Request], Awaita
     return endpoint
 
 
+# The most of a query parameter's value an error quotes.
+QUOTED_CHARACTERS = 100
+
+
+def _quoted(value: str) -> str:
+    """A value an error quotes: at most QUOTED_CHARACTERS of it, the rest counted, never echoed whole."""
+    cut = value[:QUOTED_CHARACTERS]
+    more = len(value) - len(cut)
+    return repr(cut) + (f" (and {more:,} more characters)" if more else "")
+
+
+def _query(request: Request, name: str, default: str | None = None) -> str | None:
+    """A query parameter's one value (or `default` where it is absent); given twice (`?game=lotr&game=marvel`) it
+    is an error, never silently its last value."""
+    values = request.query_params.getlist(name)
+    if len(values) > 1:
+        raise InputError(f"query parameter {name!r} given {len(values)} times", field=name,
+                         expected="each query parameter once")
+    return values[0] if values else default
+
+
 def _game_of(request: Request, required: bool = False) -> str | None:
-    game = request.query_params.get("game")
+    game = _query(request, "game")
     if game is None and not required:
         return None
     games = list(registry())
     if game not in games:
-        raise InputError(f"unknown game {game!r}", field="game", expected="one of " + ", ".join(games))
+        raise InputError(f"unknown game {_quoted(game or '')}", field="game", expected="one of " + ", ".join(games),
+                         suggestion=closest(game[:QUOTED_CHARACTERS], games) if game else None)
     return game
 
 
@@ -344,18 +366,18 @@ def cards_json(request: Request) -> Any:
     from pyengine.core.store import open_catalog
 
     game = _game_of(request, required=True)
-    query = request.query_params.get("q", "")[:100]
-    text = request.query_params.get("limit", "20")
+    query = (_query(request, "q") or "")[:100]
+    text = _query(request, "limit", "20") or "20"
     limit = min(50, max(1, int(text))) if text.isdigit() and len(text) <= 3 else 20
     builtin = getattr(registry()[str(game)], "builtin_catalog", None)
     if builtin is None:
         return {"cards": []}
-    name = request.query_params.get("catalog", "builtin")
+    name = _query(request, "catalog", "builtin") or "builtin"
     known = catalogs().get(str(game), ["builtin"])
     if name not in known:  # named from the game's own list: never the store's path, never another game's
-        raise InputError(f"no catalog {name[:100]!r} for {game}", field="catalog",
+        raise InputError(f"no catalog {_quoted(name)} for {game}", field="catalog",
                          expected="one of " + ", ".join(known), suggestion=closest(name, known))
-    types = {t for t in request.query_params.get("types", "")[:200].split(",") if t}
+    types = {t for t in (_query(request, "types") or "")[:200].split(",") if t}
     catalog = open_catalog(name, builtin)
     found = catalog.search(query, limit, types or None)
     labels = [c.label() for c in found.cards]

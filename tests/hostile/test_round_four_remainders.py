@@ -1,0 +1,74 @@
+"""The remainders of issue 62 (classes 7 and 8): a table's own card named in decomposed Unicode is that card, never
+the pool's card of the same title; a document over the value bound with no alias is not blamed on aliases; a
+query parameter given twice is an error, never its last value; an unknown game is quoted in part, never echoed
+whole."""
+
+from __future__ import annotations
+
+import unicodedata
+from collections.abc import Iterator
+
+import pytest
+
+from conftest import GEMP_CARDS
+from pyengine import api
+from pyengine.core import yamlio
+from pyengine.core.errors import InputError
+
+
+@pytest.mark.parametrize("catalog", ["builtin", "gemp"])
+def test_a_tables_own_card_named_decomposed_is_that_card(catalog: str) -> None:
+    """The table defines a card whose id is `Andúril` (composed); a reference written decomposed was the real
+    Andúril of the pool (7R79), a unique artifact, where the table's card is a non-unique possession."""
+    if catalog == "gemp" and not GEMP_CARDS.is_dir():
+        pytest.skip("GEMP's cards (../shared/data/gemp-lotr) are absent")
+    composed = "And\u00faril"
+    table = {"game": "lotr", "catalog": catalog, "turn": {"player": "alice", "phase": "fellowship"},
+             "cards": [{"id": composed, "title": "Plain Blade", "unique": False, "type": "possession",
+                        "side": "free_peoples"}],
+             "players": {"alice": {"support": [{"id": "one", "card": composed}],
+                                   "hand": [{"id": "two", "card": unicodedata.normalize("NFD", composed)}]}},
+             "questions": [{"id": "q", "ask": "play", "instance": "two"}]}
+    [question] = api.answer(table).questions
+    assert question.got == "legal"  # non-unique: a second copy may be played
+    facts = "\n".join(api.facts(api.load(table)).facts)
+    assert "7_79" not in facts
+
+
+def test_a_document_over_the_bound_without_aliases_is_not_blamed_on_aliases(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setattr(yamlio, "MAX_NODES", 50)
+    plain = "items: [" + ", ".join(str(n) for n in range(60)) + "]\n"
+    with pytest.raises(InputError) as raised:
+        yamlio.load_text(plain, "plain.yaml")
+    assert "alias" not in str(raised.value) and "more than 50 values" in raised.value.message
+    bomb = "a: &a [1, 2, 3, 4, 5, 6, 7, 8]\nb: [*a, *a, *a, *a, *a, *a, *a, *a]\n"
+    with pytest.raises(InputError) as raised:
+        yamlio.load_text(bomb, "bomb.yaml")
+    assert "through YAML aliases" in raised.value.message
+
+
+@pytest.fixture(scope="module")
+def client() -> Iterator[object]:
+    from starlette.testclient import TestClient
+
+    from pyengine.web.app import Settings, create_app
+
+    with TestClient(create_app(Settings(workers=1))) as test_client:
+        yield test_client
+
+
+@pytest.mark.parametrize("query", ["/api/readings?game=lotr&game=marvel", "/api/rules?game=lotr&game=lotr",
+                                   "/api/cards?game=lotr&q=sting&q=gandalf", "/api/cards?game=lotr&limit=2&limit=5",
+                                   "/api/cards?game=lotr&catalog=builtin&catalog=gemp"])
+def test_a_query_parameter_given_twice_is_an_error(client: object, query: str) -> None:
+    response = client.get(query)  # type: ignore[attr-defined]
+    assert response.status_code == 400
+    assert "given 2 times" in response.text
+
+
+def test_an_unknown_game_is_quoted_in_part(client: object) -> None:
+    response = client.get("/api/readings?game=" + "x" * 20_000)  # type: ignore[attr-defined]
+    assert response.status_code == 400
+    assert len(response.text) < 1_000 and "19,900 more characters" in response.text
+    response = client.get("/api/readings?game=lotrr")  # type: ignore[attr-defined]
+    assert response.status_code == 400 and "lotr" in response.text
