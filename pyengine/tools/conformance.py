@@ -11,24 +11,25 @@ over moments are left out: their questions are moments of a whole game, not stat
 
 `compare` reads an engine's answers (one JSON line per question: its id and verdict), counts agreement per
 profile, and for the reference side per rule id and per reading, and writes each disagreement as a scenario file
-whose expectation is the engine's verdict."""
+whose expectation is the engine's verdict. Both files are read as untrusted input, one line at a time, every field
+checked (pyengine.tools.conformance_input)."""
 
 from __future__ import annotations
 
 import json
+import zlib
 from collections import Counter
-from collections.abc import Iterable, Iterator
-from dataclasses import replace
+from collections.abc import Iterable, Iterator, Mapping
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
-from pyengine.core import jsonio
 from pyengine.core import kb as kbase
 from pyengine.core.arguments import checked
 from pyengine.core.catalog import Card
 from pyengine.core.engine import Answer, answer_sides, solve
-from pyengine.core.errors import InputError, InputErrors, closest
-from pyengine.core.files import write_folder, write_whole
+from pyengine.core.errors import BoundError, InputError, InputErrors, closest
+from pyengine.core.files import check_out_folder, write_folder, write_whole
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import (
     Agreement,
@@ -42,15 +43,19 @@ from pyengine.core.results import (
 from pyengine.core.scenario import Scenario, load_scenario, named_paths, scenario_files
 from pyengine.core.text import printable
 from pyengine.core.yamlio import load_file
-from pyengine.games import GAME_NAMES, LISTING_KINDS
+from pyengine.games import GAME_NAMES
 from pyengine.games import game as one_game
+from pyengine.tools.conformance_input import (
+    DEFAULT_SIDE,
+    PACK_FORMAT,
+    PackIndex,
+    indexed_entries,
+    read_index,
+    read_verdicts,
+)
 
-PACK_FORMAT = "pyengine-conformance-pack/1"
-# The side a pack's verdicts are keyed by when no profile is chosen: the document's default readings.
-DEFAULT_SIDE = "default"
-# The most bytes a pack or a verdicts file may hold, and the most characters of one of its lines.
-MAX_PACK_BYTES = 512 * 1024 * 1024
-MAX_LINE_CHARS = 4 * 1024 * 1024
+# The most bytes of a disagreement's file name before its number and `.yaml` (a file name holds at most 255).
+MAX_STEM_BYTES = 120
 
 
 def _plain(value: Any) -> Any:
@@ -154,99 +159,6 @@ def export(paths: Iterable[str | Path], out: str | Path, progress: Any = None) -
                         dict(sorted(Counter(e.game for e in entries).items())))
 
 
-def _json_lines(path: Path, what: str) -> Iterator[tuple[int, dict[str, Any]]]:
-    """The JSON objects of a JSON-lines file, each with its line number; blank lines are skipped, a line that is not
-    one JSON object (or repeats a key: pyengine.core.jsonio) is a located error."""
-
-    try:
-        size = path.stat().st_size
-    except OSError as exc:
-        raise InputError(f"cannot read the {what}: {exc.strerror}", file=str(path)) from None
-    if not path.is_file():
-        raise InputError(f"the {what} is not a regular file", file=str(path), expected=f"a {what} saved on disk")
-    if size > MAX_PACK_BYTES:
-        raise InputError(f"the {what} is over the limit of {MAX_PACK_BYTES:,} bytes", file=str(path))
-    with path.open(encoding="utf-8", errors="strict") as stream:
-        number = 0
-        try:
-            for number, text in enumerate(stream, 1):
-                if len(text) > MAX_LINE_CHARS:
-                    raise InputError(f"line over {MAX_LINE_CHARS:,} characters", file=str(path), line=number)
-                if not text.strip():
-                    continue
-                value = jsonio.loads(text.rstrip("\r\n"), str(path), number)
-                if not isinstance(value, dict):
-                    raise InputError(f"a JSON {type(value).__name__}, not an object", file=str(path), line=number,
-                                     expected="one JSON object per line")
-                yield number, value
-        except UnicodeDecodeError as exc:
-            raise InputError(f"not UTF-8 text (byte {exc.start})", file=str(path), line=number + 1) from None
-
-
-def read_pack(path: Path) -> list[PackEntry]:
-    """A pack written by `export`, checked: its format version, one entry per question id."""
-    entries: dict[str, PackEntry] = {}
-    for number, value in _json_lines(path, "pack"):
-        if value.get("format") != PACK_FORMAT:
-            raise InputError(f"format {printable(repr(value.get('format')))}", file=str(path), line=number,
-                             field="format", expected=f"{PACK_FORMAT!r} (export the pack again with this pyengine)")
-        try:
-            entry = PackEntry.from_dict(value)
-        except (KeyError, TypeError, ValueError) as exc:
-            raise InputError(f"not a pack entry: {printable(str(exc))}", file=str(path), line=number,
-                             expected="a line written by pyengine conformance export") from None
-        if entry.id in entries:
-            raise InputError(f"question {printable(entry.id)!r} is in the pack twice", file=str(path), line=number,
-                             field="id", expected="one line per question")
-        entries[entry.id] = entry
-    if not entries:
-        raise InputError("the pack holds no questions", file=str(path), expected="a pack written by export")
-    return list(entries.values())
-
-
-def _engine_verdicts(path: Path, pack: dict[str, PackEntry]) -> dict[str, tuple[Any, int]]:
-    """The engine's verdict for each question id, with its line: every id in the pack, once, with a verdict the
-    question's kind can have."""
-    found: dict[str, tuple[Any, int]] = {}
-    for number, value in _json_lines(path, "verdicts file"):
-        unknown = sorted(set(value) - {"id", "verdict", "note"})
-        if unknown:
-            raise InputError(f"unknown field {printable(unknown[0])!r}", file=str(path), line=number,
-                             field=unknown[0], expected="id, verdict and an optional note")
-        qid, verdict = value.get("id"), value.get("verdict")
-        if not isinstance(qid, str):
-            raise InputError("no question id", file=str(path), line=number, field="id",
-                             expected="the id of a question of the pack, as text")
-        if qid not in pack:
-            raise InputError(f"question {printable(qid)!r} is not in the pack", file=str(path), line=number,
-                             field="id", expected="the id of a question of the pack", suggestion=closest(qid, pack))
-        if qid in found:
-            raise InputError(f"question {printable(qid)!r} is answered twice (first on line {found[qid][1]})",
-                             file=str(path), line=number, field="id", expected="one verdict per question")
-        entry = pack[qid]
-        words = one_game(entry.game).verdicts.get(entry.ask)
-        if entry.ask in LISTING_KINDS:
-            ok = (isinstance(verdict, dict) and set(verdict) <= {"legal", "illegal"}
-                  and all(isinstance(v, list) and all(isinstance(i, str) for i in v) for v in verdict.values()))
-            expected = "{legal: [play ids], illegal: [play ids]}"
-            verdict = {k: sorted(set(v)) for k, v in verdict.items()} if ok else verdict
-        else:
-            ok = isinstance(verdict, str) and (words is None or verdict in words)
-            expected = " or ".join(words or ("a verdict",))
-        if not ok:
-            raise InputError(f"verdict {printable(repr(verdict))} for a {entry.ask} question", file=str(path),
-                             line=number, field="verdict", expected=expected)
-        found[qid] = (verdict, number)
-    return found
-
-
-def _agrees(engine: Any, ours: Any) -> bool:
-    """Whether an engine's verdict is the knowledge base's (for a listing: the sets the engine gives)."""
-    if isinstance(ours, dict):
-        return all(sorted(engine.get(k, [])) == ours.get(k, []) for k in ("legal", "illegal") if k in engine)
-    return bool(engine == ours)
-
-
 def _scenario_text(entry: PackEntry, engine: Any, side: str, verdicts: Path, line: int) -> str:
     """The scenario file of one disagreement: the pack's table with that question alone, whose expectation is the
     engine's verdict under the side compared."""
@@ -268,56 +180,128 @@ def _scenario_text(entry: PackEntry, engine: Any, side: str, verdicts: Path, lin
     return header + yaml.safe_dump(document, sort_keys=False, allow_unicode=True)
 
 
+class _Files(Mapping[str, str]):
+    """The disagreements' scenario files for `--out` (name -> text): each named apart from every name given before
+    it, and held compressed until write_folder writes it, so that a large pack's disagreements never hold its
+    scenarios whole in memory."""
+
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+        self._texts: dict[str, bytes] = {}
+        # Each name given, case-blind (as some file systems compare names), and the last number tried per stem.
+        self._given: set[str] = set()
+        self._last: dict[str, int] = {}
+
+    def add(self, found: Disagreement, text: str) -> None:
+        """Name the disagreement's file (found.scenario_file) and hold its text."""
+        name = self._name(found)
+        found.scenario_file = str(self.folder / name)
+        self._texts[name] = zlib.compress(text.encode("utf-8"), 1)
+
+    def _name(self, found: Disagreement) -> str:
+        """A new name: the stem of the file and the question (letters, digits, - and _; at most MAX_STEM_BYTES),
+        then -2, -3... until no name given before is the same."""
+        stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in f"{Path(found.file).stem}-{found.question}")
+        stem = stem.encode("utf-8")[:MAX_STEM_BYTES].decode("utf-8", "ignore")
+        number = self._last.get(stem.casefold(), 0)
+        name = f"{stem}.yaml" if number == 0 else f"{stem}-{number}.yaml"
+        while name.casefold() in self._given:
+            number = max(number, 1) + 1
+            name = f"{stem}-{number}.yaml"
+        self._last[stem.casefold()] = number
+        self._given.add(name.casefold())
+        return name
+
+    def __getitem__(self, name: str) -> str:
+        return zlib.decompress(self._texts[name]).decode("utf-8")
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._texts)
+
+    def __len__(self) -> int:
+        return len(self._texts)
+
+
+@dataclass
+class _Side:
+    """One side over the questions the engine answered: how many agree, per rule id and per reading choice its
+    verdicts rested on (each [agree, total]), and the ids of those that disagree."""
+
+    agree: int = 0
+    total: int = 0
+    rules: dict[str, list[int]] = field(default_factory=dict)
+    readings: dict[str, list[int]] = field(default_factory=dict)
+    disagree: list[str] = field(default_factory=list)
+
+    def count(self, qid: str, agree: bool, rules: list[str], rested_on: dict[str, str]) -> None:
+        """Count one question answered, whose verdict under this side came from `rules` resting on `rested_on`."""
+        self.agree += agree
+        self.total += 1
+        for key, table in ([(r, self.rules) for r in rules]
+                           + [(f"{n}={v}", self.readings) for n, v in rested_on.items()]):
+            counts = table.setdefault(key, [0, 0])
+            counts[0] += agree
+            counts[1] += 1
+        if not agree:
+            self.disagree.append(qid)
+
+
+def _reference(profile: str | None, index: PackIndex, per_side: dict[str, Agreement], answered: int) -> str:
+    """The side compared: `profile`, else the side that agrees most; either must answer every question the engine
+    answered, so that no answer goes uncompared (a pack of several games shares only the default side)."""
+    if profile is not None and profile not in index.sides:
+        raise InputError(f"the pack has no side {printable(profile)!r}", field="--profile",
+                         expected="default or a profile of the pack: " + ", ".join(index.sides),
+                         suggestion=closest(profile, index.sides))
+    whole = [side for side, found in per_side.items() if found.total == answered]
+    if profile is not None and profile not in whole:
+        missing = answered - (per_side[profile].total if profile in per_side else 0)
+        raise InputError(f"side {printable(profile)!r} does not answer {missing} of the {answered} questions the "
+                         "engine answered (each side answers its own game's)", field="--profile",
+                         expected="a side that answers them all (" + ", ".join(whole) + "), or the verdicts of one "
+                                  "game's questions alone")
+    return profile or max(whole, key=lambda s: (per_side[s].agree / per_side[s].total, s == DEFAULT_SIDE))
+
+
 @checked
 def compare(pack_path: str | Path, verdicts_path: str | Path, profile: str | None = None,
             out: str | Path | None = None) -> CompareResult:
     """Compare an engine's verdicts with a pack: agreement per side (the default and each profile), and under the
     reference side (`profile`, else the side that agrees most) per rule id and per reading; each disagreement
-    under the reference side written as a scenario file into `out` (when given)."""
+    under the reference side written as a scenario file into `out` (when given; the folder is replaced whole). Every
+    line of both files is checked first (pyengine.tools.conformance_input); the pack is read one line at a time, once
+    to index it (each question's kind and verdicts) and once more for the lines that disagree under the reference
+    side, so that memory follows the index and the engine's verdicts, never the states and scenarios that make most
+    of a pack. Memory that runs out is a bound (exit 3)."""
     pack_file, verdicts_file = Path(pack_path), Path(verdicts_path)
-    entries = read_pack(pack_file)
-    pack = {e.id: e for e in entries}
-    engine = _engine_verdicts(verdicts_file, pack)
-    sides = sorted({s for e in entries for s in e.verdicts}, key=lambda s: (s != DEFAULT_SIDE, s))
-    if profile is not None and profile not in sides:
-        raise InputError(f"the pack has no side {printable(profile)!r}", field="--profile",
-                         expected="default or a profile of the pack: " + ", ".join(sides),
-                         suggestion=closest(profile, sides))
-    per_side = {}
-    for side in sides:
-        asked = [q for q in engine if side in pack[q].verdicts]
-        if not asked:
-            continue
-        per_side[side] = Agreement(sum(_agrees(engine[q][0], pack[q].verdicts[side].verdict) for q in asked),
-                                   len(asked))
-    reference = profile or max(per_side, key=lambda s: (per_side[s].agree / per_side[s].total, s == DEFAULT_SIDE))
-    per_rule: dict[str, list[int]] = {}
-    per_reading: dict[str, list[int]] = {}
-    disagreements = []
-    for qid, (verdict, line) in engine.items():
-        entry = pack[qid]
-        ours = entry.verdicts.get(reference)
-        if ours is None:
-            continue
-        agree = _agrees(verdict, ours.verdict)
-        for key, table in ([(r, per_rule) for r in ours.rules]
-                           + [(f"{n}={v}", per_reading) for n, v in ours.rested_on.items()]):
-            counts = table.setdefault(key, [0, 0])
-            counts[0] += agree
-            counts[1] += 1
-        if not agree:
-            disagreements.append(Disagreement(qid, entry.file, entry.question, entry.ask, verdict, ours.verdict,
-                                              ours.rules, ours.rested_on, line))
-    if out is not None and disagreements:
-        names: Counter[str] = Counter()
-        files: dict[str, str] = {}
-        for found in disagreements:
-            stem = "".join(c if c.isalnum() or c in "-_" else "_" for c in f"{Path(found.file).stem}-{found.question}")
-            names[stem] += 1
-            name = f"{stem}.yaml" if names[stem] == 1 else f"{stem}-{names[stem]}.yaml"
-            files[name] = _scenario_text(pack[found.id], found.engine, reference, verdicts_file, found.line)
-            found.scenario_file = str(Path(out) / name)
+    if out is not None:
+        check_out_folder(Path(out))
+    try:
+        index = read_index(pack_file)
+        engine = read_verdicts(verdicts_file, index)
+        sides: dict[str, _Side] = {}
+        for qid, (text, _) in engine.items():
+            verdict = json.loads(text)
+            for side, (ours, rules, rested_on) in index.questions[qid].sides().items():
+                sides.setdefault(side, _Side()).count(qid, verdict == ours, rules, rested_on)
+        per_side = {side: Agreement(sides[side].agree, sides[side].total) for side in index.sides if side in sides}
+        reference = _reference(profile, index, per_side, len(engine))
+        disagreements: list[Disagreement] = []
+        files = _Files(Path(out or "."))
+        for entry in indexed_entries(pack_file, index, sides[reference].disagree):
+            text, line = engine[entry.id]
+            verdict, ours = json.loads(text), entry.verdicts[reference]
+            found = Disagreement(entry.id, entry.file, entry.question, entry.ask, verdict, ours.verdict, ours.rules,
+                                 ours.rested_on, line)
+            disagreements.append(found)
+            if out is not None:
+                files.add(found, _scenario_text(entry, verdict, reference, verdicts_file, line))
+    except MemoryError:
+        raise BoundError("stopped: over the memory ceiling while comparing (--memory)", file=str(pack_file),
+                         expected="a smaller pack, or a higher --memory") from None
+    if out is not None:
         write_folder(Path(out), files, "conformance compare")
-    return CompareResult(str(pack_file), str(verdicts_file), reference, len(engine), len(pack) - len(engine),
-                         per_side, {k: Agreement(*v) for k, v in sorted(per_rule.items())},
-                         {k: Agreement(*v) for k, v in sorted(per_reading.items())}, disagreements)
+    chosen = sides[reference]
+    return CompareResult(str(pack_file), str(verdicts_file), reference, len(engine), len(index.questions) - len(engine),
+                         per_side, {k: Agreement(*v) for k, v in sorted(chosen.rules.items())},
+                         {k: Agreement(*v) for k, v in sorted(chosen.readings.items())}, disagreements)
