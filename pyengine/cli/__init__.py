@@ -18,7 +18,7 @@ from typing import Any
 
 from pyengine.cli.commands import check_outputs, reading_pairs
 from pyengine.cli.parser import build_parser, command_named
-from pyengine.core.errors import DefectError, InputError
+from pyengine.core.errors import BoundError, DefectError, InputError
 from pyengine.core.limits import DEFAULT_LIMITS, LONG_COMMANDS, limits
 from pyengine.core.text import printable
 
@@ -64,6 +64,9 @@ def _run(args: argparse.Namespace) -> int:
         return _report(error)
     except (KeyboardInterrupt, BrokenPipeError):
         raise
+    except MemoryError:  # the process's --memory ceiling (its address-space limit) met by the command itself
+        return _report(BoundError("stopped: the work needed more memory than --memory allows",
+                                  field=args.command, expected="a larger --memory, or a smaller input"))
     except Exception as error:
         if os.environ.get("PYENGINE_DEBUG"):
             raise

@@ -231,7 +231,10 @@ class MemoryCatalog(Catalog):
     def lookup_id(self, card_id: str) -> Card | None:
         """The card of this id, written composed or decomposed (`Andu\u0301ril` is the id `Andúril`): a table's
         own card named so is that card, never a card of the pool found by its title."""
-        return self.cards.get(card_id) or self._by_composed_id.get(unicodedata.normalize("NFC", card_id))
+        found = self.cards.get(card_id)
+        if found is None and isinstance(card_id, str):
+            found = self._by_composed_id.get(unicodedata.normalize("NFC", card_id))
+        return found
 
     def all_cards(self) -> Iterable[Card]:
         return [self.cards[k] for k in sorted(self.cards)]

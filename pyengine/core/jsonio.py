@@ -23,9 +23,9 @@ def loads(text: str | bytes, source: str, line: int | None = None) -> Any:
     try:
         raw = json.loads(text, object_pairs_hook=_Pairs, parse_float=WrittenNumber)
     except json.JSONDecodeError as exc:
-        raise InputError(f"not JSON: {exc.msg} at column {exc.colno}" + (f" of line {exc.lineno}" if exc.lineno > 1
-                                                                            else ""),
-                         file=source, line=line, expected="JSON text") from None
+        where = f" of line {exc.lineno}" if exc.lineno > 1 else ""
+        raise InputError(f"not JSON: {exc.msg.removesuffix(' at')} at column {exc.colno}{where}", file=source,
+                         line=line, expected="JSON text") from None
     except (ValueError, RecursionError) as exc:
         raise InputError(f"not JSON: {printable(str(exc)) or 'nested too deeply'}", file=source, line=line,
                          expected="JSON text") from None

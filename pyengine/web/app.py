@@ -330,8 +330,8 @@ def _quoted(value: str) -> str:
 
 
 def _query(request: Request, name: str, default: str | None = None) -> str | None:
-    """A query parameter's one value (or `default` where it is absent); given twice (`?game=lotr&game=marvel`) it
-    is an error, never silently its last value."""
+    """A query parameter's one value (or `default` where it is absent); given twice (`?q=a&q=b`) it is an error,
+    never silently its last value."""
     values = request.query_params.getlist(name)
     if len(values) > 1:
         raise InputError(f"query parameter {name!r} given {len(values)} times", field=name,

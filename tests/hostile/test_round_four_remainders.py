@@ -72,3 +72,17 @@ def test_an_unknown_game_is_quoted_in_part(client: object) -> None:
     assert len(response.text) < 1_000 and "19,900 more characters" in response.text
     response = client.get("/api/readings?game=lotrr")  # type: ignore[attr-defined]
     assert response.status_code == 400 and "lotr" in response.text
+
+
+def test_memory_running_out_in_a_command_is_the_bound_not_a_defect(cli, monkeypatch: pytest.MonkeyPatch) -> None:
+    from pyengine.cli import commands
+
+    def exhausted(args: object) -> int:
+        raise MemoryError
+
+    monkeypatch.setattr(commands, "cmd_readings", exhausted)
+    from pyengine.cli import parser
+
+    monkeypatch.setattr(parser, "cmd_readings", exhausted)
+    code, _, err = cli("readings")
+    assert code == 3 and "--memory" in err and "internal error" not in err
