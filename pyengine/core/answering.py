@@ -134,8 +134,8 @@ def _before(scenario: Scenario, found: dict[str, str]) -> dict[str, str] | None:
 
 
 def _play(scenario: Scenario, play: Play, words: dict[Any, str]) -> PlayResult:
-    return PlayResult(play.id, scenario.game.describe_play(play.term, scenario.state), play.verdict, play.rule_ids,
-                      _reasons(scenario, play.reasons, words, play.activity), play.rested_on,
+    return PlayResult(play.id, scenario.game.words.describe_play(play.term, scenario.state), play.verdict,
+                      play.rule_ids, _reasons(scenario, play.reasons, words, play.activity), play.rested_on,
                       _assumptions(scenario, play.assumptions), _before(scenario, play.rested_before))
 
 
@@ -274,11 +274,11 @@ def plays_table(scenario: Scenario, player: str | None, keep_questions: bool = F
     from pyengine.core.scenario import Question
 
     game = scenario.game
-    players = game.player_names(scenario.state) if player is None else [player]
+    players = game.reader.player_names(scenario.state) if player is None else [player]
     questions = []
     for name in players:
         fields = Fields({"player": name}, scenario.path, "--player", {"player"})
-        questions.append(Question(f"plays:{name}", "plays", game.parse_question("plays", fields, scenario.state),
+        questions.append(Question(f"plays:{name}", "plays", game.reader.parse_question("plays", fields, scenario.state),
                                   None, None, [], {}, None))
     return replace(scenario, questions=[*(scenario.questions if keep_questions else []), *questions])
 

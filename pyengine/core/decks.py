@@ -69,19 +69,21 @@ def load_deck(path: Path, game_name: str | None, catalog: str | None) -> Scenari
 
 def _markers(game_fields: set[str]) -> set[str]:
     """The sections of a game's decks that name it: those no other game's decks have."""
-    others = set().union(*(g.deck_fields for g in registry().values() if g.deck_fields != game_fields))
+    others = set().union(*(g.reader.deck_fields for g in registry().values() if g.reader.deck_fields != game_fields))
     return game_fields - others
 
 
 def _marker_examples() -> set[str]:
-    return {f"{key.replace('_', '-').capitalize()}:" for g in registry().values() for key in _markers(g.deck_fields)}
+    return {f"{key.replace('_', '-').capitalize()}:" for g in registry().values()
+            for key in _markers(g.reader.deck_fields)}
 
 
 def _game_of_sections(data: dict[str, Any]) -> str | None:
     """The game a decklist's sections name (a `Ring-bearer:` or an `Identity:` line), when exactly one game's
     decks have a section of it that no other game's have and every section is one of that game's."""
-    fitting = [name for name, g in registry().items()
-               if g.deck_fields and set(data) & _markers(g.deck_fields) and set(data) <= g.deck_fields | DECK_FIELDS]
+    fields = {name: g.reader.deck_fields for name, g in registry().items()}
+    fitting = [name for name, own in fields.items()
+               if own and set(data) & _markers(own) and set(data) <= own | DECK_FIELDS]
     return fitting[0] if len(fitting) == 1 else None
 
 
@@ -89,7 +91,7 @@ def check_deck_options(game_name: str | None, catalog: str | None) -> None:
     """Refuse a game without decklists or a catalog that no game has, given for a whole run of decklists (each
     file would be refused alike)."""
     games = registry()
-    decked = sorted(g for g, module in games.items() if module.deck_fields)
+    decked = sorted(g for g, module in games.items() if module.reader.deck_fields)
     if game_name is not None and game_name not in decked:
         raise InputError(f"no decklists for game {game_name!r}", field="game", expected="one of " + ", ".join(decked),
                          suggestion=closest(game_name, decked))
@@ -113,17 +115,17 @@ def deck_from_data(data: Any, file: str, title: str, game_name: str | None, cata
         raise InputError("which game is this decklist for?", file=file, field="game",
                          expected="a `game:` field, --game, or a section line only one game's decks have "
                                   "(e.g. " + ", ".join(sorted(_marker_examples())) + ")")
-    if game_name not in games or not games[game_name].deck_fields:
-        decked = sorted(g for g, module in games.items() if module.deck_fields)
+    if game_name not in games or not games[game_name].reader.deck_fields:
+        decked = sorted(g for g, module in games.items() if module.reader.deck_fields)
         raise InputError(f"no decklists for game {game_name!r}", file=file, field="game",
                          expected="one of " + ", ".join(decked), suggestion=closest(game_name, decked))
     game = games[game_name]
     if catalog is not None:
         data["catalog"] = catalog
-    fields = Fields(data, file, "", DECK_FIELDS | game.deck_fields)
+    fields = Fields(data, file, "", DECK_FIELDS | game.reader.deck_fields)
     kb = kbase.load(game.name)
     errors: list[InputError] = []
-    state, params = game.parse_deck(fields, errors)
+    state, params = game.reader.parse_deck(fields, errors)
     if errors:
         raise InputErrors(errors)
     question = Question("deck", "deck", params, None, None, [], {}, None)

@@ -364,12 +364,12 @@ def units(scenario: Scenario, overrides: dict[str, str]) -> list[Unit]:
     groups: dict[tuple[Any, ...], list[Question]] = {}
     for question in scenario.questions:
         key = (tuple(sorted(effective_readings(scenario, question, overrides).items())),
-               scenario.game.group_key(question.kind, question.params))
+               scenario.game.writer.group_key(question.kind, question.params))
         groups.setdefault(key, []).append(question)
     found = []
     for key, questions in groups.items():
         readings = dict(key[0])
-        facts = scenario.game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
+        facts = scenario.game.writer.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
         found.append(Unit(scenario, readings, questions, facts, key[1]))
     return found
 
@@ -474,7 +474,7 @@ class GroundedTable:
         # The reading choices as assigned for the last solve: a solve assigns only the ones that change.
         self.assigned: dict[clingo.Symbol, bool] = {}
         questions = scenario.questions
-        self.facts = game.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
+        self.facts = game.writer.facts(scenario.state, [(q.id, q.kind, q.params) for q in questions])
         self.control = clingo.Control(["--warn=none"])
         add_statements(self.control, program(game.name, frozenset(q.kind for q in questions)))
         self.control.add("base", [], "\n".join([*self.facts, *open_choices(self.options)]))
@@ -512,7 +512,7 @@ def _models(group: list[Unit]) -> list[list[clingo.Symbol]]:
     if len(group) == 1:
         return [solve(game.name, first.facts, first.kinds)]
     questions = list({q.id: q for unit in group for q in unit.questions}.values())
-    facts = game.facts(first.scenario.state, [(q.id, q.kind, q.params) for q in questions])
+    facts = game.writer.facts(first.scenario.state, [(q.id, q.kind, q.params) for q in questions])
     kinds = frozenset(q.kind for q in questions)
     choices = list(dict.fromkeys(tuple(sorted(u.readings.items())) for u in group))
     if len(choices) == 1:
@@ -608,7 +608,7 @@ def _plays(scenario: Scenario, term: clingo.Symbol, by_term: dict[clingo.Symbol,
         if _is_play_of(sub, term):
             verdict, reasons = _verdict(_text(sub), atoms)
             if sub not in play_ids:
-                play_ids[sub] = scenario.game.play_id(sub, scenario.state)
+                play_ids[sub] = scenario.game.words.play_id(sub, scenario.state)
             rested = _rested(kb, reasons, readings)
             plays.append(Play(play_ids[sub], sub, verdict, reasons, rested, _assumed(atoms, listing=listing),
                               _rested_before(kb, atoms, readings, rested), _activity(atoms)))

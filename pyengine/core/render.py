@@ -15,7 +15,7 @@ ACTIVITY_WHY = {"marked": "as the scenario marks it", "turn": "by whose turn it 
 
 def evidence_words(scenario: Scenario, evidence: Any, activity: dict[str, tuple[str, str]]) -> str:
     """A reason's evidence in words, with, for an instance in play, whether the rules found it active and why."""
-    text = scenario.game.describe(evidence, scenario.state)
+    text = scenario.game.words.describe(evidence, scenario.state)
     found = activity.get(evidence.arguments[0].string) if evidence.name == "inst" and evidence.arguments else None
     if found is not None:
         text += f"; found {found[0]} {ACTIVITY_WHY[found[1]]}"
@@ -28,7 +28,7 @@ def _question_line(scenario: Scenario, answer: Answer) -> str:
     for key, value in answer.question.params.items():
         if key == "entries" or value in (None, False):
             continue
-        text = scenario.game.describe_param(key, value, scenario.state)
+        text = scenario.game.words.describe_param(key, value, scenario.state)
         parts.append(f"{key}={text if text is not None else value}")
     return f"{answer.question.kind} " + " ".join(parts)
 
@@ -38,7 +38,7 @@ def _play_lines(scenario: Scenario, answer: Answer) -> list[str]:
     kb = kbase.load(scenario.game.name)
     lines = []
     for play in answer.plays or []:
-        words = scenario.game.describe_play(play.term, scenario.state)
+        words = scenario.game.words.describe_play(play.term, scenario.state)
         lines.append(f"  {play.verdict}: {play.id}" + (f": {words}" if words != play.id else ""))
         for reason in play.reasons:
             paras = ", ".join(f"{d} {p}" for d, p in kb.rules[reason.rule].sources)

@@ -136,7 +136,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
         check_data(data, file)
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
     game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
-    top = Fields(data, file, "", COMMON_FIELDS | game.state_fields)
+    top = Fields(data, file, "", COMMON_FIELDS | game.reader.state_fields)
     kb = kbase.load(game.name)
     collected = Collected()
     cites, readings = [], {}
@@ -144,7 +144,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
         cites = _cites(top, kb, game.document)
     with collected.part():
         readings = readings_of(top, kb)
-    state = game.parse_state(top, collected)
+    state = game.reader.parse_state(top, collected)
     scenario = Scenario(file, game, top.text("title") or default_title, cites, readings, state)
     seen: set[str] = set()
     items = list(top.items("questions"))
@@ -187,7 +187,7 @@ def _question(game: Game, kb: kbase.KnowledgeBase, state: Any, file: str, index:
             if str(r) not in kb.rules:
                 raise InputError(f"unknown rule {r!r}", file=file, line=r_line, column=r_col, field=r_path,
                                  expected="a declared rule id (pyengine rules)", suggestion=closest(str(r), kb.rules))
-    return Question(qid, kind, game.parse_question(kind, q, state), expect, rules, _cites(q, kb, game.document),
+    return Question(qid, kind, game.reader.parse_question(kind, q, state), expect, rules, _cites(q, kb, game.document),
                     readings_of(q, kb), line)
 
 

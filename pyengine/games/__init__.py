@@ -18,13 +18,69 @@ if TYPE_CHECKING:
     from pyengine.core.fields import Fields
 
 
-class Game(Protocol):
-    name: str
-    document: str
+class Reader(Protocol):
+    """How a game's tables read from a scenario file: its state, its decks and its questions, each error located;
+    a part read apart gathers its errors in `collected`, and what names a part not read raises errors.Unread."""
+
+    # The top-level fields of its scenario files beside the common ones, and those of its decklists.
     state_fields: set[str]
     deck_fields: set[str]
-    input_predicates: set[str]
+
+    def parse_state(self, fields: Fields, collected: Collected) -> Any: ...
+
+    def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[Any, dict[str, Any]]: ...
+
+    def parse_question(self, kind: str, fields: Fields, state: Any) -> dict[str, Any]: ...
+
+    def player_names(self, state: Any) -> list[str]: ...
+
+
+class FactWriter(Protocol):
+    """What a read table becomes as facts for the game's encodings (through pyengine.core.asp, the one builder)."""
+
+    def facts(self, state: Any, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]: ...
+
+    # The key of the questions that may share one grounding (None: any of its questions may).
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any: ...
+
+
+class Words(Protocol):
+    """A game's terms in words: the evidence of a reason, a question's parameters, a play (its id and its
+    description), a change a flip found; and what the explorer's pages need of the game."""
+
+    def describe(self, evidence: clingo.Symbol, state: Any) -> str: ...
+
+    def describe_param(self, key: str, value: Any, state: Any) -> str | None: ...
+
+    def play_id(self, term: clingo.Symbol, state: Any) -> str: ...
+
+    def describe_play(self, term: clingo.Symbol, state: Any) -> str: ...
+
+    def describe_change(self, change: clingo.Symbol, state: Any) -> str: ...
+
+    def web_extras(self) -> dict[str, Any]: ...
+
+
+class SearchView(Protocol):
+    """The search tools' view of a game (edge cases, flip, census): a state and a question from the facts a search
+    found, the state predicates a flip may change, and why a state cannot be flipped."""
+
     flip_predicates: set[str]
+
+    def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
+
+    def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
+
+    def flip_refusal(self, state: Any) -> str | None: ...
+
+
+class Game(Protocol):
+    """One game: what generic code may know of its encodings, and its parts, each asked for the job it does."""
+
+    name: str
+    document: str
+    # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
+    input_predicates: set[str]
     # The shared encodings (rules/common) it loads, and whether its encodings run over moments (pyengine.core.stepwise).
     common_files: tuple[str, ...]
     timeline: bool
@@ -35,38 +91,12 @@ class Game(Protocol):
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.
     question_fields: dict[str, set[str]]
     verdicts: dict[str, tuple[str, ...] | None]
+    reader: Reader
+    writer: FactWriter
+    words: Words
+    # None for a game the search tools cannot search (its GameSpec says so: `search=False`).
+    search: SearchView | None
 
-    # A table's state; each error of a part read apart is gathered in `collected`, and what names a part not read
-    # raises errors.Unread.
-    def parse_state(self, fields: Fields, collected: Collected) -> Any: ...
-
-    def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[Any, dict[str, Any]]: ...
-
-    def parse_question(self, kind: str, fields: Fields, state: Any) -> dict[str, Any]: ...
-
-    def facts(self, state: Any, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]: ...
-
-    def describe(self, evidence: clingo.Symbol, state: Any) -> str: ...
-
-    def describe_param(self, key: str, value: Any, state: Any) -> str | None: ...
-
-    def player_names(self, state: Any) -> list[str]: ...
-
-    def play_id(self, term: clingo.Symbol, state: Any) -> str: ...
-
-    def describe_play(self, term: clingo.Symbol, state: Any) -> str: ...
-
-    def describe_change(self, change: clingo.Symbol, state: Any) -> str: ...
-
-    def flip_refusal(self, state: Any) -> str | None: ...
-
-    def group_key(self, kind: str, params: dict[str, Any]) -> Any: ...
-
-    def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
-
-    def search_question(self, term: clingo.Symbol, facts: list[clingo.Symbol]) -> dict[str, Any]: ...
-
-    def web_extras(self) -> dict[str, Any]: ...
 
 @dataclass(frozen=True)
 class GameSpec:
@@ -83,6 +113,8 @@ class GameSpec:
     lint: bool = False
     # Whether it draws its board at each moment of a scenario (pyengine.games.<name>.board: `pyengine board`).
     board: bool = False
+    # Whether the search tools (edge-cases, flip, census) can search it: its GAME.search is a SearchView, not None.
+    search: bool = True
 
     @property
     def module(self) -> str:

@@ -228,6 +228,8 @@ class CardGame:
     # A view of the game's state rules (a file of rules/<game>/ that shows activity/3): which instances in play the
     # rules find active, for the conformance kit's resolved states; None where the game has no such notion.
     activity_view: ClassVar[str | None] = None
+    # Its parts (pyengine.games: Reader, FactWriter, Words, SearchView).
+    reader = writer = words = search = property(lambda self: self)
 
     @staticmethod
     def check_deck_total(fields: Fields, key: str, counts: list[int]) -> None:

@@ -44,6 +44,7 @@ from pyengine.core.results import CensusResult, StepProgress
 from pyengine.core.scenario import Scenario, scenario_from_data
 from pyengine.core.text import title_key
 from pyengine.games import SPECS, registry
+from pyengine.tools import search_view
 
 # At most this many real tables are tried for one abstract state (the pools' largest single-card matches are
 # about 1,000 cards; a pair of unrelated titles would be a million).
@@ -599,7 +600,8 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
 
     game = games_named(game)[0]
     # A game whose edge-case search draws no cards of a pool (no census spec) has no census, whatever it imports.
-    counted = [g for g, spec in SPECS.items() if spec.sources and hasattr(registry()[g], "census")]
+    counted = [g for g, spec in SPECS.items()
+               if spec.sources and getattr(registry()[g].search, "census", None) is not None]
     if game not in counted:
         raise InputError(f"game {game} has no card database to count", field="--game", expected=", ".join(counted))
     for option, value, top in (("--max-cards", max_cards, 4), ("--states", states, 200), ("--tries", tries, 2000)):
@@ -609,9 +611,9 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
     if folder is not None:
         check_out_folder(folder)
     source = _catalog_name(game, catalog)
-    rules = registry()[game]
+    rules = search_view(game, "census")
     started = time.monotonic()
-    pool = Pool.read(rules, _open(rules, source))
+    pool = Pool.read(rules, _open(registry()[game], source))
     kinds = pool.kinds(rules)
     kb = kbase.load(game)
     pairs = [(compare[0], compare[1], None)] if compare else side_pairs(game)
@@ -646,10 +648,10 @@ def census(game: str, catalog: str | None = None, compare: tuple[str, str] | Non
                         states, tries)
 
 
-def _open(rules: Any, source: str) -> Catalog:
+def _open(game: Any, source: str) -> Catalog:
     from pyengine.core.store import open_catalog
 
-    return open_catalog(source, rules.builtin_catalog)
+    return open_catalog(source, game.builtin_catalog)
 
 
 def _entry(kb: kbase.KnowledgeBase, a: str, b: str, reading: str | None, shown: list[StateCensus],

@@ -78,7 +78,7 @@ def _activity(scenario: Scenario) -> dict[str, tuple[str, str]]:
     if game.activity_view is None:
         return {}
     view = Path(rules_dir(), game.name, game.activity_view)
-    shown = solve(game.name, game.facts(scenario.state, []), frozenset(), (view,))
+    shown = solve(game.name, game.writer.facts(scenario.state, []), frozenset(), (view,))
     return {s.arguments[0].string: (s.arguments[1].name, s.arguments[2].name) for s in shown if s.name == "activity"}
 
 

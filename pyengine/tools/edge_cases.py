@@ -34,6 +34,7 @@ from pyengine.core.results import (
     Progress,
 )
 from pyengine.games import registry
+from pyengine.tools import search_view
 
 
 @dataclass
@@ -210,7 +211,7 @@ def census_search(game: str, a: Side, b: Side, max_cards: int, pool: Iterable[Fa
     Why it stopped: `states` accepted, `tries` refused, `bounds` (no further state) or `time`."""
     _generator(game)
     pool_text = "\n".join(pool)
-    card_level = registry()[game].census.card_predicates
+    card_level = search_view(game, "census").census.card_predicates
     deadline = time.monotonic() + limits.solve_seconds
     known: list[tuple[str, str, str, str]] = []
     drawn: list[frozenset[clingo.Symbol]] = []
@@ -344,11 +345,11 @@ def _side_fields(game: str, side: Side) -> dict[str, Any]:
 def scenario_of(game: str, finding: Finding, a: Side, b: Side, title: str) -> dict[str, Any]:
     """A finding as a scenario file: its state, and each disagreeing question under both sides with the
     verdict and the rule ids each gives, ready for `pyengine check` and for another implementation's tests."""
-    module = registry()[game]
+    module = search_view(game, "edge-cases")
     data = module.search_state(finding.facts)
     data["title"] = title
     data["cites"] = sorted({p for side in finding.reasons.values() for q in finding.differs for r in side.get(q, [])
-                            for d, p in kbase.load(game).rules[r].sources if d == module.document},
+                            for d, p in kbase.load(game).rules[r].sources if d == registry()[game].document},
                            key=lambda p: int(p[1:]))
     questions = []
     terms = {str(f.arguments[0]): f.arguments[0] for f in finding.facts if f.name == "question"}

@@ -27,6 +27,7 @@ from pyengine.core.results import (
 )
 from pyengine.core.scenario import Scenario
 from pyengine.games import LISTING_KINDS
+from pyengine.tools import search_view
 
 
 @dataclass
@@ -64,7 +65,8 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str],
         raise InputError(f"question {question_id!r} lists its tries: it has a verdict per {each}, not one to turn",
                          field="--question", expected="a question with one verdict (ask a play question of the play)")
     game = scenario.game
-    refusal = game.flip_refusal(scenario.state)
+    view = search_view(game.name, "flip")
+    refusal = view.flip_refusal(scenario.state)
     if refusal is not None:
         raise InputError(refusal, file=str(scenario.path), field="--question",
                          expected="a scenario on the cards it describes (no `catalog:`), or `pyengine explain` "
@@ -72,10 +74,10 @@ def flip(scenario: Scenario, question_id: str, overrides: dict[str, str],
     flip_file = Path(rules_dir(), "flip", f"{game.name}.lp")
     [before] = [a for a in answer(scenario, overrides) if a.question.id == question_id]
     readings = effective_readings(scenario, question, overrides)
-    facts = game.facts(scenario.state, [(question.id, question.kind, question.params)])
+    facts = game.writer.facts(scenario.state, [(question.id, question.kind, question.params)])
     facts += reading_facts(readings)
     control = clingo.Control(["--warn=none", "--opt-mode=opt"])
-    prefix = _Prefix(set(game.flip_predicates))
+    prefix = _Prefix(set(view.flip_predicates))
     with ast.ProgramBuilder(control) as builder:
         for statement in program(game.name, frozenset({question.kind})):
             builder.add(statement)
@@ -108,7 +110,7 @@ def flip_question(source: Scenario | str | Path | dict[str, Any], question: str,
         return FlipResult(question, False)
     kb = kbase.load(scenario.game.name)
     return FlipResult(question, True, VerdictRules(found.before.verdict, found.before.rule_ids),
-                      [scenario.game.describe_change(c, scenario.state) for c in found.changes],
+                      [scenario.game.words.describe_change(c, scenario.state) for c in found.changes],
                       VerdictRules(found.verdict, sorted({r for r, _ in found.reasons})),
                       [RuleStatement(r, kb.rules[r].text) for r in found.before.rule_ids],
                       [str(c) for c in found.changes])

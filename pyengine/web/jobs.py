@@ -204,7 +204,7 @@ def compare(job: dict[str, Any]) -> Any:
         by_side = [{p.id: p for p in side[index].plays or []} for side in answers]
         for play in first.plays or []:
             verdicts = [_verdict(side[play.id].verdict) if play.id in side else "-" for side in by_side]
-            rows[f"{player}: {play.id}"] = _row(scenario.game.describe_play(play.term, scenario.state), verdicts,
+            rows[f"{player}: {play.id}"] = _row(scenario.game.words.describe_play(play.term, scenario.state), verdicts,
                                                 play.rule_ids)
     return {"game": scenario.game.name, "file": scenario.path,
             "sides": [{"label": label, "readings": readings, "profile": profile}

@@ -29,7 +29,7 @@ def games_config(catalogs: dict[str, list[str]]) -> dict[str, Any]:
             "profiles": sorted(kbase.load(name).profiles),
             "catalogs": catalogs.get(name, []),
             "assumptions": dict(kbase.load(name).assumptions),
-            **game.web_extras(),
+            **game.words.web_extras(),
         }
         # A new table takes its cards from the pool imported into the store, where there is one, not from the
         # built-in catalog of the cards the documents name.

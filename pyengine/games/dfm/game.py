@@ -505,6 +505,8 @@ class Dfm:
     timeline: ClassVar[bool] = True
     # A moment of the Duel has no cards in play to find active (the conformance kit leaves the game out).
     activity_view: ClassVar[str | None] = None
+    # Its parts (pyengine.games: Reader, FactWriter, Words, SearchView).
+    reader = writer = words = search = property(lambda self: self)
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "connections.lp", "calls.lp", "turns.lp",
                                              "allies_sauron.lp",
                                              "allies_fellowship.lp", "tokens.lp", "units.lp", "victory.lp",
