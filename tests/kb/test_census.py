@@ -13,7 +13,7 @@ from conftest import GEMP_CARDS, MARVELSDB
 from pyengine.core.errors import InputError
 from pyengine.core.scenario import scenario_from_data
 from pyengine.games import registry
-from pyengine.tools import census
+from pyengine.tools import census, census_match
 
 needs_gemp = pytest.mark.skipif(not GEMP_CARDS.is_dir(), reason=f"GEMP card data not found at {GEMP_CARDS}")
 needs_marvelsdb = pytest.mark.skipif(not (MARVELSDB / "pack").is_dir(),
@@ -104,8 +104,9 @@ def test_tables_of_one_form_are_answered_alike() -> None:
 
     def card_form(scenario) -> tuple[str, ...]:  # type: ignore[no-untyped-def]
         catalog = scenario.state.catalog
-        return census.form([line for i in scenario.state.instances.values() if i.id == "i1"
-                            for line in lotr.card_facts(i.card, catalog)], census.literal_texts("lotr"))
+        lines = [line for i in scenario.state.instances.values() if i.id == "i1"
+                 for line in lotr.search.card_facts(i.card, catalog)]
+        return census_match.form(lines, census_match.literal_texts("lotr"))
 
     one, two, sent_back = (scenario_from_data(table(*args), "<test>")
                            for args in (("Aragorn", "x1", "X1"), ("Boromir", "x2", "X2"), ("Aragorn", "x3", "9R27")))
@@ -127,12 +128,13 @@ def test_matching_needs_every_fact_of_the_abstract_card() -> None:
     from pyengine.core.store import open_catalog
 
     lotr = registry()["lotr"]
-    pool = census.Pool.read(lotr, open_catalog("gemp", lotr.builtin_catalog))
+    pool = census_match.Pool.read(lotr.search, open_catalog("gemp", lotr.builtin_catalog))
     abstract = scenario_from_data({"game": "lotr", "cards": [{"id": "c1", "title": "Title 1", "unique": True,
                                                               "type": "companion", "side": "free_peoples"}],
                                    "players": {"p1": {}}, "questions": [{"id": "q", "ask": "card", "card": "c1"}]},
                                   "<test>")
-    tables, capped = census.assignments(lotr, pool, census._slots(lotr, abstract, ["c1"]), census.MAX_TABLES)
+    tables, capped = census_match.assignments(lotr.search, pool, census_match.slots_of(lotr.search, abstract, ["c1"]),
+                                              census_match.MAX_TABLES)
     cards = [cards[0] for cards, _ in tables]
     assert not capped and len({c.id for c in cards}) == len(cards) > 500
     assert all(c.unique and c.type in ("companion", "ally", "minion") for c in cards)
