@@ -135,6 +135,40 @@ def command_named(argv: list[str]) -> str | None:
     return None
 
 
+class _Commands:
+    """What every command's parser is made with: the main parser's subparsers (a command not run is left unbuilt),
+    the bound of --jobs, and the options of the commands that take readings."""
+
+    def __init__(self, parser: argparse.ArgumentParser, only: str | None):
+        self.parser, self.only = parser, only
+        self.commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+        self.processors = usable_processors()
+
+    def command(self, name: str, **options: str) -> Any:
+        """A command's parser, with the global options (an unbuilt one where another command is run)."""
+        if self.only is not None and name != self.only:
+            return _Unbuilt()
+        one = self.commands.add_parser(name, **options)
+        global_options(one, defaults=False)
+        return one
+
+    def jobs(self, text: str) -> int:
+        """A --jobs value: a whole number from 1 to the processors this command may use."""
+        value = _positive_int(text)
+        if value > self.processors:
+            raise argparse.ArgumentTypeError(f"{value} processes: at most {self.processors}, the processors this "
+                                             "command may use")
+        return value
+
+    @staticmethod
+    def readings_options(p: Any) -> None:
+        """--reading, --profile and --json, for a command that answers under readings."""
+        p.add_argument("--reading", action="append", metavar="NAME=VALUE",
+                       help="choose a reading for this run (repeatable); wins over the scenario's choices")
+        p.add_argument("--profile", help="choose a named set of readings (see `pyengine readings`)")
+        p.add_argument("--json", action="store_true", help="print the results as JSON")
+
+
 def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     """The program's parser: of every command, or where `only` names one, of that command alone."""
     parser = argparse.ArgumentParser(prog="pyengine", description=(
@@ -142,35 +176,19 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
         "action is legal and why, down to the paragraph of the rules document."))
     parser.add_argument("--version", action="version", version=f"pyengine {__version__}")
     global_options(parser, defaults=True)
-    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    add = _Commands(parser, only)
+    for adder in (_answer_commands, _search_commands, _game_commands, _other_commands):
+        adder(add)
+    return parser
 
-    def command(name: str, **options: str) -> Any:
-        if only is not None and name != only:
-            return _Unbuilt()
-        one = commands.add_parser(name, **options)
-        global_options(one, defaults=False)
-        return one
 
-    processors = usable_processors()
-
-    def jobs(text: str) -> int:
-        value = _positive_int(text)
-        if value > processors:
-            raise argparse.ArgumentTypeError(f"{value} processes: at most {processors}, the processors this command "
-                                             "may use")
-        return value
-
-    def readings_options(p: Any) -> None:
-        p.add_argument("--reading", action="append", metavar="NAME=VALUE",
-                       help="choose a reading for this run (repeatable); wins over the scenario's choices")
-        p.add_argument("--profile", help="choose a named set of readings (see `pyengine readings`)")
-        p.add_argument("--json", action="store_true", help="print the results as JSON")
-
-    check = command("check", help="run scenario files and compare the answers with their expectations")
+def _answer_commands(add: _Commands) -> None:
+    """The commands that answer scenario files and decklists, and list what the knowledge base declares."""
+    check = add.command("check", help="run scenario files and compare the answers with their expectations")
     check.add_argument("paths", nargs="+", metavar="PATH",
                        help="scenario files or folders of them; - reads one scenario from standard input")
-    check.add_argument("--jobs", type=jobs, default=processors, metavar="N",
-                       help=f"check on N processes (default {processors}: the processors this command may use)")
+    check.add_argument("--jobs", type=add.jobs, default=add.processors, metavar="N",
+                       help=f"check on N processes (default {add.processors}: the processors this command may use)")
     check.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
     check.add_argument("-k", dest="keywords", action="append", metavar="WORDS",
                        help="only the files whose path, or the questions whose id, holds WORDS (ignoring case; "
@@ -191,40 +209,43 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                             "place (comments and layout kept; each file whole or not at all), like clerk test --reset")
     check.add_argument("--junit-xml", metavar="FILE", type=Path,
                        help="also write the result as JUnit XML, for CI (a test case per question)")
-    readings_options(check)
+    add.readings_options(check)
     check.set_defaults(func=cmd_check)
     through_links_option(check)
 
-    exp = command("explain", help="explain each answer: verdict <- rule <- paragraph <- state")
+    exp = add.command("explain", help="explain each answer: verdict <- rule <- paragraph <- state")
     exp.add_argument("file", metavar="FILE")
     exp.add_argument("--question", help="only this question id")
-    readings_options(exp)
+    add.readings_options(exp)
     exp.set_defaults(func=cmd_explain)
 
     games = sorted(GAME_NAMES)
-    dk = command("deck", help="validate decklist files (YAML, or text lines like '4 Sting (1R313)'); "
+    dk = add.command("deck", help="validate decklist files (YAML, or text lines like '4 Sting (1R313)'); "
                                      "exit 1 when one is invalid")
     dk.add_argument("files", nargs="+", metavar="FILE")
     dk.add_argument("--game", choices=games, help="the game, for decklists that do not say")
     dk.add_argument("--catalog", help="the catalog the cards are named in: builtin, or an imported one "
                                           "(pyengine import)")
-    dk.add_argument("--jobs", type=jobs, default=processors, metavar="N",
-                    help=f"validate on N processes (default {processors}: the processors this command may use)")
+    dk.add_argument("--jobs", type=add.jobs, default=add.processors, metavar="N",
+                    help=f"validate on N processes (default {add.processors}: the processors this command may use)")
     dk.add_argument("--dask", metavar="ADDRESS", help=DASK_HELP)
-    readings_options(dk)
+    add.readings_options(dk)
     dk.set_defaults(func=cmd_deck)
 
-    rd = command("readings", help="list the readings, their choices, defaults and paragraphs")
+    rd = add.command("readings", help="list the readings, their choices, defaults and paragraphs")
     rd.add_argument("--game", choices=games)
     rd.add_argument("--json", action="store_true", help="print the results as JSON")
     rd.set_defaults(func=cmd_readings)
 
-    rl = command("rules", help="list the declared rules with their document paragraphs")
+    rl = add.command("rules", help="list the declared rules with their document paragraphs")
     rl.add_argument("--game", choices=games)
     rl.add_argument("--json", action="store_true", help="print the results as JSON")
     rl.set_defaults(func=cmd_rules)
 
-    imp = command("import", help="import a public card database into the local catalog store "
+
+def _search_commands(add: _Commands) -> None:
+    """The commands that import card pools, search states and check the rules documents."""
+    imp = add.command("import", help="import a public card database into the local catalog store "
                                         f"(set {STORE_ENV} to choose where)")
     imp.add_argument("source", choices=list(SOURCES),
                      help="; ".join(f"{source}: {about}" for source, about in SOURCE_HELP.items()))
@@ -234,9 +255,9 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     imp.add_argument("--json", action="store_true", help="print the data report as JSON")
     imp.set_defaults(func=cmd_import)
 
-    ec = command("edge-cases", help="search, with clingo, the smallest states where two readings or "
+    ec = add.command("edge-cases", help="search, with clingo, the smallest states where two readings or "
                                            "profiles disagree, or where one rule alone decides a verdict")
-    ec.add_argument("--game", choices=games, required=True)
+    ec.add_argument("--game", choices=sorted(GAME_NAMES), required=True)
     ec.add_argument("--compare", nargs=2, metavar=("A", "B"),
                     help="two sides: default, a profile, or READING=CHOICE[,READING=CHOICE]")
     ec.add_argument("--decisive", metavar="RULE", help="states where this rule alone decides a verdict")
@@ -249,7 +270,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     ec.add_argument("--json", action="store_true", help="print the results as JSON")
     ec.set_defaults(func=cmd_edge_cases)
 
-    ce = command("census", help="which real cards of an imported pool each reading and profile touches: the "
+    ce = add.command("census", help="which real cards of an imported pool each reading and profile touches: the "
                                 "classes of cards whose tables two sides answer differently, counted, each with a "
                                 "smallest real table")
     ce.add_argument("--game", choices=sorted(set(SOURCES.values())), required=True)
@@ -269,7 +290,7 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     through_links_option(ce)
     ce.set_defaults(func=cmd_census)
 
-    co = command("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
+    co = add.command("consistency", help="check the rules documents: coverage, drift, contradictions, dead "
                                             "rules, and the Allies document's lint")
     co.add_argument("documents", nargs="*", metavar="DOC", help="document ids (default: every document encoded)")
     co.add_argument("--docs", metavar="DIR", help="the folder of the rules documents (or set PYENGINE_DOCS)")
@@ -285,28 +306,31 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     through_links_option(co)
     co.set_defaults(func=cmd_consistency)
 
-    fl = command("flip", help="the smallest change to a scenario's state that turns a verdict around")
+
+def _game_commands(add: _Commands) -> None:
+    """The commands about one scenario's verdicts, plays and board, and the conformance kit."""
+    fl = add.command("flip", help="the smallest change to a scenario's state that turns a verdict around")
     fl.add_argument("file", metavar="FILE")
     fl.add_argument("--question", required=True, help="the question id")
-    readings_options(fl)
+    add.readings_options(fl)
     fl.set_defaults(func=cmd_flip)
 
-    pl = command("plays", help="every play open to a player in a scenario's state, legal or not, and why")
+    pl = add.command("plays", help="every play open to a player in a scenario's state, legal or not, and why")
     pl.add_argument("file", metavar="FILE")
     pl.add_argument("--player", help="only this player (default: every player)")
-    readings_options(pl)
+    add.readings_options(pl)
     pl.set_defaults(func=cmd_plays)
 
-    bd = command("board", help="the board of a scenario of a game that draws one, at every moment (or one), in "
+    bd = add.command("board", help="the board of a scenario of a game that draws one, at every moment (or one), in "
                                "words, as JSON, or drawn as an SVG picture")
     bd.add_argument("file", metavar="FILE")
     bd.add_argument("--moment", type=int, metavar="N", help="only moment N: 0 the start, N after step N")
     bd.add_argument("--svg", metavar="FILE", help="draw the moment (default: after the last step) as SVG in FILE")
     through_links_option(bd)
-    readings_options(bd)
+    add.readings_options(bd)
     bd.set_defaults(func=cmd_board)
 
-    cf = command("conformance", help="the conformance kit for engine developers: export a pack of questions with "
+    cf = add.command("conformance", help="the conformance kit for engine developers: export a pack of questions with "
                                      "the knowledge base's verdicts, compare an engine's verdicts with it")
     kit = cf.add_subparsers(dest="kit", required=True, metavar="STEP")
     ex = kit.add_parser("export", help="write one JSON line per question of the scenario files: the state resolved, "
@@ -330,11 +354,14 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
     cm.add_argument("--json", action="store_true", help="print the comparison as JSON")
     cm.set_defaults(func=cmd_conformance_compare)
 
-    sc = command("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
+
+def _other_commands(add: _Commands) -> None:
+    """The schemas, the server, the facts of a scenario and shell completion."""
+    sc = add.command("schema", help="print a JSON Schema: of scenario files, or of a command's --json output")
     sc.add_argument("name", choices=SCHEMA_NAMES, help="scenario, or the command whose output it describes")
     sc.set_defaults(func=cmd_schema)
 
-    sv = command("serve", help="the web rules explorer and the HTTP JSON API (each answer bounded by --timeout, "
+    sv = add.command("serve", help="the web rules explorer and the HTTP JSON API (each answer bounded by --timeout, "
                                       "--memory and --max-instances)")
     sv.add_argument("--host", default="127.0.0.1", help="the address to bind (default 127.0.0.1, this machine only)")
     sv.add_argument("--port", type=_port, default=8000, help="the port (default 8000)")
@@ -353,12 +380,11 @@ def build_parser(only: str | None = None) -> argparse.ArgumentParser:
                     help="how long a request's body may take after its head (default 30 s)")
     sv.set_defaults(func=cmd_serve)
 
-    fa = command("facts", help="print the facts a scenario becomes (for implementers and debugging)")
+    fa = add.command("facts", help="print the facts a scenario becomes (for implementers and debugging)")
     fa.add_argument("file", metavar="FILE")
-    readings_options(fa)
+    add.readings_options(fa)
     fa.set_defaults(func=cmd_facts)
 
-    cp = command("completion", help="print a shell completion script (bash: eval \"$(pyengine completion bash)\")")
+    cp = add.command("completion", help="print a shell completion script (bash: eval \"$(pyengine completion bash)\")")
     cp.add_argument("shell", choices=COMPLETION_SHELLS, help="the shell the script is for")
-    cp.set_defaults(func=lambda args: cmd_completion(args, parser))
-    return parser
+    cp.set_defaults(func=lambda args: cmd_completion(args, add.parser))

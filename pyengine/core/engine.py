@@ -5,12 +5,8 @@ are the reading choices its reasons' rules are declared to depend on."""
 
 from __future__ import annotations
 
-import itertools
 import time
-import weakref
-from collections.abc import Iterable, Iterator
-from contextlib import contextmanager
-from contextvars import ContextVar
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cache, lru_cache
 from pathlib import Path
@@ -27,6 +23,7 @@ from pyengine.core.limits import bounded_solve
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.scenario import Question, Scenario
 from pyengine.core.slicing import Shape, Signature, analyse, kept, mentioned, shapes_from_json, shapes_to_json
+from pyengine.core.solve_records import figures, note_start, record_solve
 from pyengine.games import LISTING_KINDS
 from pyengine.games import game as one_game
 
@@ -240,7 +237,7 @@ def ground_timeline(control: clingo.Control, game: str, kinds: frozenset[str], f
     # Questions that read only the last moment start from the latest moment whose state the process keeps.
     keys = moment_states.keys((game, *sorted(kinds)), facts) if kinds and kinds <= LISTING_KINDS else []
     start, state = moment_states.find(keys)
-    _STARTS[control] = start
+    note_start(control, start)
     control.add("base", [], "\n".join([*facts, *state]))
     stepwise.ground(control, lambda names: add_statements(control, (s for n in names for s in by_part.get(n, []))),
                     answers=answers, start=start)
@@ -254,7 +251,8 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
           statistics: dict[str, float] | None = None) -> list[clingo.Symbol]:
     """Ground and solve the encodings these question kinds need, with these facts (of a card game: only the rules
     they can apply); the stable model's shown atoms (and those the #show statements of `views` show). A
-    `statistics` dict is filled with clingo's figures of this solve (SOLVE_STATISTICS) and the seconds taken."""
+    `statistics` dict is filled with clingo's figures of this solve (solve_records.SOLVE_STATISTICS) and the
+    seconds taken."""
     started = time.perf_counter()
     control = clingo.Control(["--warn=none"])
     if one_game(game).timeline:
@@ -269,58 +267,11 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
-    _record(control, readings_open=False)
+    record_solve(control, readings_open=False)
     if statistics is not None:
-        statistics.update(_figures(control))
+        statistics.update(figures(control))
         statistics["seconds"] = round(time.perf_counter() - started, 4)
     return shown
-
-
-def _figures(control: clingo.Control) -> dict[str, int]:
-    """clingo's figures of a Control's last solve (SOLVE_STATISTICS)."""
-    found = control.statistics
-    return {name: int(found[part][group][key]) for name, (part, group, key) in SOLVE_STATISTICS.items()}
-
-
-# The figures of every solve made while a caller records them (recorded_solves), else None.
-_RECORDING: ContextVar[list[dict[str, int]] | None] = ContextVar("recorded_solves", default=None)
-# A number for each Control a recorded solve used, while it lives: solves of one grounding share it (an id() may be
-# reused by the next Control once the first is freed).
-_GROUNDINGS: weakref.WeakKeyDictionary[clingo.Control, int] = weakref.WeakKeyDictionary()
-_NUMBERS = itertools.count(1)
-# The moment each Control of a game over moments was grounded from (0: the start; later: a kept state).
-_STARTS: weakref.WeakKeyDictionary[clingo.Control, int] = weakref.WeakKeyDictionary()
-
-
-@contextmanager
-def recorded_solves() -> Iterator[list[dict[str, int]]]:
-    """Within the block, each solve this thread makes appends its figures to the list yielded: clingo's
-    (SOLVE_STATISTICS), `undecided_atoms` (ground atoms that are not facts), `readings_open` (1 when the
-    grounding left the reading choices open, as externals, which are not facts), `grounding` (the same number
-    for the solves of one Control) and `from_moment` (in a game over moments, the moment its grounding started
-    from: 0, or that of a kept state). The tests read what the very Controls that answered a file cost, instead of
-    grounding it again."""
-    found: list[dict[str, int]] = []
-    token = _RECORDING.set(found)
-    try:
-        yield found
-    finally:
-        _RECORDING.reset(token)
-
-
-def _record(control: clingo.Control, readings_open: bool) -> None:
-    """A solve's figures, when a caller records them (recorded_solves)."""
-    found = _RECORDING.get()
-    if found is not None:
-        undecided = sum(1 for atom in control.symbolic_atoms if not atom.is_fact)
-        grounding = _GROUNDINGS.setdefault(control, next(_NUMBERS))
-        found.append({**_figures(control), "undecided_atoms": undecided, "readings_open": int(readings_open),
-                      "grounding": grounding, "from_moment": _STARTS.get(control, 0)})
-
-
-# clingo's figures of a solve that `check --stats` shows, by name: where each sits in Control.statistics.
-SOLVE_STATISTICS = {"ground_atoms": ("problem", "lp", "atoms"), "rules": ("problem", "lp", "rules"),
-                    "choices": ("solving", "solvers", "choices"), "conflicts": ("solving", "solvers", "conflicts")}
 
 
 def unit_statistics(scenario: Scenario, overrides: dict[str, str]) -> dict[str, dict[str, float]]:
@@ -559,7 +510,7 @@ def solve_choosing(control: clingo.Control, options: tuple[tuple[str, str, cling
     satisfiable, shown = bounded_solve(control, "solving")
     if not satisfiable:
         raise RuntimeError("the encodings have no model for this state: a defect of the knowledge base")
-    _record(control, readings_open=True)
+    record_solve(control, readings_open=True)
     return shown
 
 

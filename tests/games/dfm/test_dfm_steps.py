@@ -21,8 +21,9 @@ from pyengine import api
 from pyengine.core import kb, stepwise
 from pyengine.core.answering import plays_table
 from pyengine.core.engine import answer as engine_answer
-from pyengine.core.engine import answer_sides, program, recorded_solves, units
+from pyengine.core.engine import answer_sides, program, units
 from pyengine.core.errors import InputError
+from pyengine.core.solve_records import recorded_solves
 from pyengine.pytest_plugin import missing_catalog_reason
 
 GOLDEN = ROOT / "tests" / "golden" / "dfm_answers.json"

@@ -14,7 +14,7 @@ import yaml
 
 from conftest import DFM_DATA, ROOT
 from pyengine import api
-from pyengine.core import engine, moment_states
+from pyengine.core import engine, moment_states, solve_records
 
 FOLDER = ROOT / "tests" / "scenarios" / "dfm"
 
@@ -37,7 +37,7 @@ def _cut(path: Path, count: int | None = None) -> dict[str, Any]:
 
 def _plays(game: dict[str, Any], player: str | None = None) -> tuple[Any, list[int]]:
     """The plays' results as JSON, and the moment each solve's grounding started from."""
-    with engine.recorded_solves() as solves:
+    with solve_records.recorded_solves() as solves:
         found = api.plays(game, player)
     return found.to_dict(), [s["from_moment"] for s in solves]
 
@@ -71,7 +71,7 @@ def test_a_state_is_kept_for_the_same_earlier_actions_and_readings_only() -> Non
     # An earlier action changed, or another reading chosen, makes another state: grounded from the start.
     changed = {**game, "actions": [*game["actions"][:1], {**game["actions"][0]}, *game["actions"][2:]]}
     assert _plays(changed)[1] == [0]
-    with engine.recorded_solves() as solves:
+    with solve_records.recorded_solves() as solves:
         api.plays(game, readings={"dfm_tom_toll_payment": "per_token"})
     assert [s["from_moment"] for s in solves] == [0]
 
@@ -81,7 +81,7 @@ def test_questions_that_read_earlier_moments_never_start_from_a_kept_state() -> 
     game = _cut(path)
     moment_states.clear()
     _plays(game)
-    with engine.recorded_solves() as solves:
+    with solve_records.recorded_solves() as solves:
         api.answer({**game, "questions": [{"id": "w", "ask": "winner", "after": len(game["actions"])}]})
     assert [s["from_moment"] for s in solves] == [0]
 
@@ -91,7 +91,7 @@ def test_a_grounding_with_the_reading_choices_open_keeps_no_state() -> None:
     game = _cut(path)
     moment_states.clear()
     scenario = api.load({**game, "questions": [{"id": "p", "ask": "plays", "player": "fellowship"}]})
-    with engine.recorded_solves() as solves:
+    with solve_records.recorded_solves() as solves:
         engine.answer_sides(scenario, [{}, {"dfm_tom_toll_payment": "per_token"}])
     assert [s["readings_open"] for s in solves] == [1, 1]
     assert _plays(game, "fellowship")[1] == [0]
