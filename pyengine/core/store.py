@@ -154,6 +154,42 @@ def _connect(path: Path, write: bool = False) -> Iterator[sqlite3.Connection]:
         connection.close()
 
 
+def _digest(record: str) -> str | None:
+    """The digest of its data a stored record keeps, or None (none kept, or the record damaged)."""
+    try:
+        data = json.loads(record)
+    except (ValueError, RecursionError):
+        return None
+    extra = data.get("extra") if isinstance(data, dict) else None
+    found = extra.get("digest") if isinstance(extra, dict) else None
+    return found if isinstance(found, str) else None
+
+
+def _rebound(db: sqlite3.Connection, source: str, cards: list[Card]) -> list[str]:
+    """The ids of a source whose card an import would change, each in words: a card that keeps the digest of the
+    data it was read from (`extra["digest"]`, where its id is a place in that data) and whose id the store holds
+    with another digest, or without one (stored by an earlier pyengine, it cannot be told apart)."""
+    if not any("digest" in card.extra for card in cards):
+        return []
+    stored = {card_id: _digest(record) for card_id, record in
+              db.execute("SELECT id, record FROM cards WHERE source = ? ORDER BY rowid", (source,))}
+    held: dict[str, str] = {}
+    for card_id, found in stored.items():  # each digest's first id in the order imported
+        if found:
+            held.setdefault(found, card_id)
+    rebound = []
+    for card in cards:
+        found = card.extra.get("digest")
+        if found is None or card.id not in stored or stored[card.id] == found:
+            continue
+        if stored[card.id] is None:
+            rebound.append(f"{card.id} (stored without a digest)")
+        else:
+            rebound.append(f"{card.id} (now the card stored as {held[found]})" if found in held
+                           else f"{card.id} (now a card the store does not hold)")
+    return rebound
+
+
 def write_source(source: str, game: str, origin: str, cards: Iterable[Card], report: dict[str, Any],
                  path: Path | None = None, replace: bool = False) -> Path:
     """Replace one source's cards in the store, all at once. An import that would leave no cards, or fewer than
@@ -167,11 +203,19 @@ def write_source(source: str, game: str, origin: str, cards: Iterable[Card], rep
             db.executescript("DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS cards; "
                              "DROP TABLE IF EXISTS names; DROP TABLE IF EXISTS codes;")
         db.executescript(_SCHEMA)
-        (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
-        if not replace and (not cards or len(cards) < stored / 2):
-            raise InputError(f"the import holds {len(cards)} cards where the store holds {stored} of {source!r}",
-                             field="PATH", expected="the whole card database, or --replace to replace it anyway")
         with db:
+            db.execute("BEGIN IMMEDIATE")  # the checks and the writes see one store: no other import between them
+            (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
+            if not replace and (not cards or len(cards) < stored / 2):
+                raise InputError(f"the import holds {len(cards)} cards where the store holds {stored} of {source!r}",
+                                 field="PATH", expected="the whole card database, or --replace to replace it anyway")
+            rebound = [] if replace else _rebound(db, source, cards)
+            if rebound:
+                more = f" and {len(rebound) - 8} more" if len(rebound) > 8 else ""
+                raise InputError(f"the import would bind {len(rebound)} ids of {source!r} to other cards than the "
+                                 f"store's: {', '.join(rebound[:8])}{more}", file=origin,
+                                 field="PATH", expected="the data imported before, or --replace to bind these ids "
+                                                        "to the new data's cards (saved files naming them name those)")
             for table in ("sources", "cards", "names", "codes"):
                 db.execute(f"DELETE FROM {table} WHERE source = ?", (source,))
             for card in cards:

@@ -65,13 +65,14 @@ def test_an_unknown_effect_type_or_field_is_named_with_its_place(tmp_path: Path)
     data = _data()
     data["ChapterCardsToUse"][4]["Effects"].append({"Type": "SummonBalrog", "Count": 1})
     data["ChapterCardsToUse"][5]["Effects"][0]["Flavour"] = "extra"
-    data["Races"][0]["AllianceTokens"][1]["Type"] = "FutureRaceEffect"
+    data["Races"][0]["AllianceTokens"][1]["Attribute"] = "FUTURE_ATTRIBUTE"
     data["NewSection"] = {}
     (tmp_path / importer.FILE).write_text(json.dumps(data), encoding="utf-8")
     cards, report = importer.read(tmp_path)
     assert report["unread"] == ["(the file).NewSection", "ChapterCardsToUse[4].Effects[1]: effect type SummonBalrog",
                                 "ChapterCardsToUse[5].Effects[0].Flavour",
-                                "Races[0].AllianceTokens[1]: token type FutureRaceEffect"]
+                                "Races[0].AllianceTokens[1].Attribute: attribute FUTURE_ATTRIBUTE, which no rule "
+                                "applies"]
     by_id = {c.id: c for c in cards}
     assert by_id["1.5"].extra["unread"] == ["ChapterCardsToUse[4].Effects[1]: effect type SummonBalrog"]
     assert {"type": "summon_balrog", "unread": True} in by_id["1.5"].extra["effects"]
@@ -85,7 +86,7 @@ def test_an_unknown_effect_type_or_field_is_named_with_its_place(tmp_path: Path)
     (lambda d: d["Rounds"][0]["ChapterCardConfig"][3].update(IsFaceUp="yes"), "Rounds[0].ChapterCardConfig[3].IsFaceUp",
      "true or false"),
     (lambda d: d["LandmarkTilesToUse"][1].update(FortressToPlaceTo="Moria"), "LandmarkTilesToUse[1].FortressToPlaceTo",
-     "a region of `Regions`"),
+     "a region the encodings know"),
 ])
 def test_a_value_of_the_wrong_kind_is_a_located_error(tmp_path: Path, change: Any, field: str, expected: str) -> None:
     data = _data()
@@ -100,7 +101,7 @@ def test_the_import_command_fills_the_store_and_prints_the_report(cli, tmp_path:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
     code, out, _ = cli("import", "vermihunter", str(DATA))
     assert code == 0 and "records: 18 alliance_token, 69 chapter_card, 7 landmark_tile, 1 setup" in out
-    assert "not read: nothing" in out
+    assert "not read: alliance_token: " in out and "QuestOfTheRingTrackConfig.Width" in out
     from pyengine.core.store import open_source, sources
 
     assert sources()["vermihunter"] == "dfm"
