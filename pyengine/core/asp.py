@@ -22,15 +22,24 @@ from pyengine.core.errors import InputError
 
 MAX_NUMBER = 100_000
 _CONST = re.compile(r"[a-z][A-Za-z0-9_]*")
+# The one lowercase word clingo's grammar reserves: `p(not)` does not parse (checked against clingo for every word
+# of its language; the others are written with `#`).
+RESERVED = frozenset({"not"})
+
+
+def is_const(value: object) -> bool:
+    """Whether `value` can be a constant of the encodings: a plain lowercase identifier that clingo does not
+    reserve (an importer keeping a name of its data as one asks this first)."""
+    return isinstance(value, str) and _CONST.fullmatch(value) is not None and value not in RESERVED
 
 
 class Const(str):
     """A constant of the encodings (a zone, a card type, a reading choice...): a plain lowercase identifier."""
 
     def __new__(cls, value: str) -> Const:
-        if not isinstance(value, str) or not _CONST.fullmatch(value):
+        if not is_const(value):
             raise InputError(f"{value!r} is not a name the knowledge base knows",
-                             expected="a lowercase name made of letters, digits and underscores")
+                             expected="a lowercase name made of letters, digits and underscores, not `not`")
         return super().__new__(cls, value)
 
 

@@ -47,25 +47,31 @@ def output_file(target: Path, option: str, through_links: bool = False) -> Path:
     return target
 
 
-def _replaceable(target: Path) -> None:
-    """Raise an OSError unless `target` is missing or a regular file (a symbolic link is neither)."""
+def _replaceable(target: Path) -> int | None:
+    """The permission bits of `target` where it is a regular file, None where it is missing; anything else (a
+    symbolic link included) is an OSError."""
     try:
-        mode = target.lstat().st_mode
+        info = target.lstat()
     except FileNotFoundError:
-        return
-    if not stat.S_ISREG(mode):
+        return None
+    if not stat.S_ISREG(info.st_mode):
         raise OSError(errno.EEXIST, "is there and is not a regular file, which is never replaced", str(target))
+    return stat.S_IMODE(info.st_mode)
 
 
-def write_whole(target: Path, pieces: Iterable[str], mode: int = 0o644) -> None:
+def write_whole(target: Path, pieces: Iterable[str], mode: int | None = None) -> None:
     """Write the text `pieces` into a new temporary file beside `target` (created exclusively, never through a
     link planted at its name), then rename it over `target` if that is missing or a regular file (anything else,
-    a link included, is an OSError and stays as it was): a reader sees the old file or the whole new one. An
+    a link included, is an OSError and stays as it was): a reader sees the old file or the whole new one. The new
+    file has `mode`, else the replaced file's permissions (a private 0600 file stays private), else 0644. An
     OSError is the caller's to report; the temporary file is removed whatever happens."""
-    _replaceable(target)
+    kept = _replaceable(target)
     temporary = target.with_name(f".{target.name}.{os.getpid()}.tmp")
-    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, mode)
+    chosen = mode if mode is not None else kept if kept is not None else 0o644
+    handle = os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | os.O_NOFOLLOW, chosen)
     try:
+        if mode is None and kept is not None:  # the replaced file's bits as they were, whatever the umask
+            os.fchmod(handle, kept)
         with os.fdopen(handle, "w", encoding="utf-8") as stream:
             for piece in pieces:
                 stream.write(piece)

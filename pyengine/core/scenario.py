@@ -103,7 +103,17 @@ def _play_sets(q: Fields) -> dict[str, list[str]] | None:
     if not isinstance(q.raw("expect"), dict) or not q.raw("expect"):
         raise q.error("expect", f"got {q.raw('expect')!r}", expected="{legal: [play ids], illegal: [play ids]}")
     expect = q.sub("expect", {"legal", "illegal"})
-    return {key: [str(item) for item, *_ in expect.items(key)] for key in ("legal", "illegal") if expect.has(key)}
+    return {key: [_play_id(item, line, column, path, q.file) for item, line, column, path in expect.items(key)]
+            for key in ("legal", "illegal") if expect.has(key)}
+
+
+def _play_id(item: Any, line: int | None, column: int | None, path: str, file: str) -> str:
+    """One play id of a `plays` expectation: text as written (a whole number is its digits); a float a program
+    gave, a list, a mapping or true/false is a located error, never its Python text."""
+    if isinstance(item, str) or (isinstance(item, int) and not isinstance(item, bool)):
+        return str(item)
+    expected = "a play id as text, in quotes" if isinstance(item, float) else "a play id (text)"
+    raise InputError(f"got {item!r}", file=file, line=line, column=column, field=path, expected=expected)
 
 
 def load_scenario(path: Path, catalog: str | None = None) -> Scenario:

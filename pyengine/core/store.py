@@ -132,6 +132,10 @@ def _open(path: Path, write: bool = False) -> sqlite3.Connection:
     was killed is rolled back and the data read), else read-only; waits up to 30 s for another import."""
     if path.is_dir():
         raise _unusable(path, "it is a folder")
+    if path.exists() and not path.is_file():  # SQLite would write its journal beside a device (`/dev/null-journal`)
+        raise _unusable(path, "it is not a regular file (a device, a pipe or a socket)")
+    if write and path.is_symlink() and not path.exists():
+        raise _unusable(path, "it is a link to nothing, whose target an import would create")
     try:
         if write:
             path.parent.mkdir(parents=True, exist_ok=True)

@@ -99,7 +99,7 @@ def reset_file(path: Path, scenario: ScenarioResult, holds: Any) -> int:
         raise InputError("its answers, written as expectations, would not all hold; the file is left as it was",
                          file=str(path), expected="a file whose questions check alike from their text")
     try:
-        write_whole(path, [new], path.stat().st_mode & 0o777)
+        write_whole(path, [new])
     except OSError as error:
         raise InputError(f"cannot rewrite the file: {error.strerror}", file=str(path),
                          expected="a scenario file this user may write") from None

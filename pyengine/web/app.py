@@ -306,10 +306,18 @@ def post(kind: str, search: bool = False) -> Callable[[Request], Awaitable[Respo
     return endpoint
 
 
-def in_process(function: Callable[[Request], Any]) -> Callable[[Request], Awaitable[Response]]:
-    """An endpoint answered in the server itself (declarations and catalog lookups only)."""
+def in_process(function: Callable[[Request], Any], params: frozenset[str] = frozenset()
+               ) -> Callable[[Request], Awaitable[Response]]:
+    """An endpoint answered in the server itself (declarations and catalog lookups only), taking the query
+    parameters `params`: another one (`?gmae=marvel`) is an error, never silently left out."""
     async def endpoint(request: Request) -> Response:
         try:
+            unknown = sorted(set(request.query_params) - params)
+            if unknown:
+                name = unknown[0][:QUOTED_CHARACTERS]
+                raise InputError(f"unknown query parameter {name!r}", field=name,
+                                 expected="one of " + ", ".join(sorted(params)) if params else "no query parameters",
+                                 suggestion=closest(name, params) if params else None)
             return JSONResponse(function(request))
         except InputError as error:
             return _error(400, [str(e) for e in error.all()])
@@ -501,10 +509,10 @@ ROUTES = [
     Route("/api/census", post("census", search=True), methods=["POST"]),
     Route("/api/export", post("export"), methods=["POST"]),
     Route("/api/parse", post("parse"), methods=["POST"]),
-    Route("/api/cards", in_process(cards_json)),
+    Route("/api/cards", in_process(cards_json, frozenset({"game", "q", "limit", "catalog", "types"}))),
     Route("/api/catalogs", in_process(catalogs_json)),
-    Route("/api/readings", in_process(readings_json)),
-    Route("/api/rules", in_process(rules_json)),
+    Route("/api/readings", in_process(readings_json, frozenset({"game"}))),
+    Route("/api/rules", in_process(rules_json, frozenset({"game"}))),
     Route("/api/documents", in_process(documents_json)),
     Route("/api/documents/{document}", document_json),
     Route("/games/{game}/form.js", game_form),

@@ -98,6 +98,13 @@ def test_a_missing_move_count_is_an_error_naming_the_file_record_and_field(tmp_p
     (lambda d: d["Races"][0].update(Name="Orcs"), "Races[0].Name", "unknown race"),
     (lambda d: d["LandmarkTilesToUse"][0].update(FortressToPlaceTo="Moria"), "LandmarkTilesToUse[0].FortressToPlaceTo",
      "unknown region"),
+    # `not` is a word clingo reserves: kept as a name, it made every real-card scenario an internal error.
+    (lambda d: d["ChapterCardsToUse"][0]["Effects"][0].update(Type="Not"), "ChapterCardsToUse[0].Effects[0].Type",
+     "a word clingo reserves"),
+    (lambda d: d["Races"][0]["AllianceTokens"][0]["Effect"].update(Type="NOT"),
+     "Races[0].AllianceTokens[0].Effect.Type", "a word clingo reserves"),
+    (lambda d: d["Races"][0]["AllianceTokens"][1].update(Attribute="NOT"), "Races[0].AllianceTokens[1].Attribute",
+     "a word clingo reserves"),
 ])
 def test_a_name_the_game_does_not_know_is_refused(tmp_path: Path, own_store: Path, change: Callable[[Any], None],
                                                   field: str, words: str) -> None:

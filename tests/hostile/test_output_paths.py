@@ -122,3 +122,13 @@ def test_a_folder_written_whole_keeps_nothing_half_written_when_a_text_cannot_be
     with pytest.raises(UnicodeEncodeError):
         write_folder(tmp_path / "out", {"a.yaml": "fine\n", "b.yaml": "\ud800"}, "test")
     assert list(tmp_path.iterdir()) == []
+
+
+def test_a_replaced_file_keeps_its_permissions(cli, tmp_path: Path) -> None:
+    """`conformance export --out secret` over a 0600 file left it 0644."""
+    private = tmp_path / "pack.jsonl"
+    private.write_text("old\n")
+    private.chmod(0o600)
+    code, _, err = cli("conformance", "export", STING, "--out", str(private))
+    assert code == 0, err
+    assert private.stat().st_mode & 0o777 == 0o600 and "pyengine-conformance-pack" in private.read_text()

@@ -7,10 +7,11 @@ from __future__ import annotations
 
 import unicodedata
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 
-from conftest import GEMP_CARDS
+from conftest import DFM_DATA, GEMP_CARDS
 from pyengine import api
 from pyengine.core import yamlio
 from pyengine.core.errors import InputError
@@ -66,6 +67,14 @@ def test_a_query_parameter_given_twice_is_an_error(client: object, query: str) -
     assert "given 2 times" in response.text
 
 
+@pytest.mark.parametrize("query", ["/api/rules?gmae=marvel", "/api/cards?game=lotr&query=frodo",
+                                   "/api/catalogs?game=lotr"])
+def test_an_unknown_query_parameter_is_an_error(client: object, query: str) -> None:
+    """`?gmae=marvel` listed every game's rules, and `?query=frodo` found no card, both with 200."""
+    response = client.get(query)  # type: ignore[attr-defined]
+    assert response.status_code == 400 and "unknown query parameter" in response.text
+
+
 def test_an_unknown_game_is_quoted_in_part(client: object) -> None:
     response = client.get("/api/readings?game=" + "x" * 20_000)  # type: ignore[attr-defined]
     assert response.status_code == 400
@@ -86,3 +95,44 @@ def test_memory_running_out_in_a_command_is_the_bound_not_a_defect(cli, monkeypa
     monkeypatch.setattr(parser, "cmd_readings", exhausted)
     code, _, err = cli("readings")
     assert code == 3 and "--memory" in err and "internal error" not in err
+
+
+@pytest.mark.parametrize("item", [1.1, ["alice-gandalf"], True, {"x": 1}])
+def test_a_play_id_that_is_not_text_is_a_located_error(item: object) -> None:
+    table = {"game": "lotr", "turn": {"player": "alice", "phase": "fellowship"},
+             "players": {"alice": {"hand": [{"id": "sting", "card": "Sting"}]}},
+             "questions": [{"id": "q", "ask": "plays", "player": "alice", "expect": {"legal": [item], "illegal": []}}]}
+    with pytest.raises(InputError) as raised:
+        api.load(table)
+    assert raised.value.field == "questions[0].expect.legal[0]"
+
+
+def test_not_is_no_constant_of_the_encodings() -> None:
+    """clingo reserves `not`: a name of a card database kept as a constant made the program unparsable."""
+    from pyengine.core.asp import Const, is_const
+
+    assert not is_const("not") and is_const("note")
+    with pytest.raises(InputError):
+        Const("not")
+
+
+@pytest.mark.parametrize("kind", ["device", "pipe", "dangling link"])
+def test_an_import_never_writes_a_store_that_is_not_a_regular_file(cli, kind: str, tmp_path: Path,
+                                                                   monkeypatch: pytest.MonkeyPatch) -> None:
+    """As root, `PYENGINE_STORE=/dev/null pyengine import ...` left a journal file `/dev/null-journal` in /dev."""
+    import os
+
+    from pyengine.core.resources import STORE_ENV
+
+    target = {"device": Path("/dev/null"), "pipe": tmp_path / "pipe", "dangling link": tmp_path / "link"}[kind]
+    if kind == "pipe":
+        os.mkfifo(target)
+    if kind == "dangling link":
+        target.symlink_to(tmp_path / "nowhere")
+    monkeypatch.setenv(STORE_ENV, str(target))
+    if not DFM_DATA.is_dir():
+        pytest.skip("the Duel's data (../shared/data/dfm-vermihunter) is absent")
+    code, _, err = cli("import", "vermihunter", str(DFM_DATA))
+    assert code == 2 and "catalog store cannot be used" in err, err
+    assert not Path("/dev/null-journal").exists() and not (tmp_path / "nowhere").exists()
+    assert Path("/dev/null").is_char_device()

@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core import jsonio
-from pyengine.core.asp import MAX_NUMBER
+from pyengine.core.asp import MAX_NUMBER, is_const
 from pyengine.core.catalog import Card
 from pyengine.core.errors import InputError, closest
 from pyengine.core.yamlio import check_data, read_input
@@ -155,6 +155,8 @@ class _Reader:
         if not isinstance(value, str) or not NAME.fullmatch(value):
             raise self.error(where, f"got {value!r}", f"a name ({what}): a word of letters, digits and underscores")
         found = snake(value)
+        if not is_const(found):
+            raise self.error(where, f"got {value!r}, a word clingo reserves", f"a {what} the encodings can name")
         if known is not None and found not in known:
             choices = sorted(known)
             raise self.error(where, f"unknown {what} {value!r}", f"a {what} the encodings know: " + ", ".join(choices),
