@@ -26,7 +26,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.errors import BoundError, InputError, closest
 from pyengine.core.results import PackEntry, PackVerdict
 from pyengine.core.text import printable
-from pyengine.games import GAME_NAMES, LISTING_KINDS
+from pyengine.games import DOCUMENTS, GAME_NAMES, LISTING_KINDS
 from pyengine.games import game as one_game
 
 PACK_FORMAT = "pyengine-conformance-pack/1"
@@ -299,7 +299,28 @@ def _sides(place: Place, value: Any, game: str, ask: str) -> dict[str, PackVerdi
                                   _texts(place, parts["rules"], f"{field}.rules"),
                                   _texts(place, parts["paragraphs"], f"{field}.paragraphs"),
                                   _choices(place, parts["rested_on"], f"{field}.rested_on"))
+        _declared(place, found[side], field, game)
     return found
+
+
+def _declared(place: Place, verdict: PackVerdict, field: str, game: str) -> None:
+    """A side's rules, paragraphs (`DOCUMENT:PARAGRAPH`) and reading choices are the game's own declarations: an id
+    the knowledge base does not declare is a damaged line, never counted under a rule of that name."""
+    kb = kbase.load(game)
+    for index, rule in enumerate(verdict.rules):
+        if rule not in kb.rules:
+            raise place.error(f"{field}.rules[{index}]", f"unknown rule {shown(rule)}", f"a rule id of {game}",
+                              closest(rule, kb.rules))
+    for index, cited in enumerate(verdict.paragraphs):
+        document, _, paragraph = cited.partition(":")
+        if kb.paragraph(document, paragraph) is None:
+            raise place.error(f"{field}.paragraphs[{index}]", f"unknown paragraph {shown(cited)}",
+                              f"DOCUMENT:PARAGRAPH of {game}'s document, such as {DOCUMENTS[game]}:p3")
+    for reading, choice in verdict.rested_on.items():
+        known = kb.readings.get(reading)
+        if known is None or choice not in known.choices:
+            raise place.error(f"{field}.rested_on.{reading}", f"no choice {shown(choice)} of reading "
+                              f"{shown(reading)}", f"a reading of {game} and one of its choices")
 
 
 def _scenario(place: Place, value: Any, game: str, ask: str, question: str) -> dict[str, Any]:
