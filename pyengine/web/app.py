@@ -309,7 +309,7 @@ def post(kind: str, search: bool = False) -> Callable[[Request], Awaitable[Respo
 def in_process(function: Callable[[Request], Any], params: frozenset[str] = frozenset()
                ) -> Callable[[Request], Awaitable[Response]]:
     """An endpoint answered in the server itself (declarations and catalog lookups only), taking the query
-    parameters `params`: another one (`?gmae=marvel`) is an error, never silently left out."""
+    parameters `params`: another one (a misspelt `?gmae=`) is an error, never silently left out."""
     async def endpoint(request: Request) -> Response:
         try:
             unknown = sorted(set(request.query_params) - params)
