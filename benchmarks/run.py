@@ -47,7 +47,7 @@ from baseline import CHARACTER_TYPES, Copy, can_play
 from pyengine.core import moment_states, store
 from pyengine.core.engine import answer
 from pyengine.core.scenario import scenario_from_data
-from pyengine.games.lotr.game import builtin_catalog
+from pyengine.games.lotr.reader import builtin_catalog
 
 ROOT = Path(__file__).resolve().parents[1]
 # The targets: figure -> (field, at most | at least, value); a ratio target on the same figure too. Issue 17's, but

@@ -216,8 +216,8 @@ def _plain(value: Any) -> Any:
 
 def _card_seeds() -> tuple[dict[str, Any], list[dict[str, Any]]]:
     """GEMP and MarvelCDB card databases in their own formats, written from the built-in catalogs."""
-    from pyengine.games.lotr.game import builtin_catalog as lotr
-    from pyengine.games.marvel.game import builtin_catalog as marvel
+    from pyengine.games.lotr.reader import builtin_catalog as lotr
+    from pyengine.games.marvel.reader import builtin_catalog as marvel
 
     gemp = {}
     for card in lotr().cards.values():  # type: ignore[attr-defined]

@@ -267,7 +267,7 @@ def test_a_table_grounded_once_answers_as_each_function_does(path: str) -> None:
     for readings, profile in sides:
         assert table.answer(readings, profile).to_json() == api.answer(file, readings, profile).to_json()
         assert table.explain(readings, profile).text == api.explain(file, None, readings, profile).text
-        for player in (None, *table.scenario.game.player_names(table.scenario.state)):
+        for player in (None, *table.scenario.game.reader.player_names(table.scenario.state)):
             assert table.plays(player, readings, profile).to_json() == api.plays(file, player, readings,
                                                                                  profile).to_json()
     assert [r.to_json() for r in table.compare([{}, *(s for s, _ in sides[1:3])])] == [

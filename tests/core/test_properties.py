@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from pyengine.core.engine import answer
 from pyengine.core.scenario import scenario_from_data
-from pyengine.games.lotr.game import builtin_catalog as lotr_catalog
-from pyengine.games.marvel.game import builtin_catalog as marvel_catalog
+from pyengine.games.lotr.reader import builtin_catalog as lotr_catalog
+from pyengine.games.marvel.reader import builtin_catalog as marvel_catalog
 
 LOTR_CARDS = sorted(lotr_catalog().cards)  # type: ignore[attr-defined]
 MARVEL_CARDS = marvel_catalog().cards  # type: ignore[attr-defined]

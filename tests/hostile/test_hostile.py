@@ -23,8 +23,8 @@ from hypothesis import strategies as st
 from conftest import ROOT
 from pyengine import api
 from pyengine.core.errors import InputError
-from pyengine.games.dfm.game import REGIONS
-from pyengine.games.marvel.game import loose_key
+from pyengine.games.dfm.terms import REGIONS
+from pyengine.games.marvel.facts import loose_key
 
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 

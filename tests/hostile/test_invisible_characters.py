@@ -12,7 +12,7 @@ import pytest
 from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.core.text import exact_title, printable, title_key
-from pyengine.games.marvel.game import loose_key
+from pyengine.games.marvel.facts import loose_key
 
 # Each prints nothing of its own: soft hyphen, zero-width space, non-joiner, joiner, left-to-right and right-to-left
 # marks, right-to-left override, word joiner, byte-order mark, a variation selector, the combining grapheme joiner.

@@ -18,7 +18,7 @@ import pytest
 from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.core.yamlio import load_file
-from pyengine.games.lotr.game import IN_PLAY_ZONES, SITE_ZONES
+from pyengine.games.lotr.state import IN_PLAY_ZONES, SITE_ZONES
 
 ROOT = Path(__file__).resolve().parents[2]
 FILES = sorted(p for p in [*ROOT.glob("tests/scenarios/*/*.yaml"), *ROOT.glob("examples/*.yaml")]

@@ -22,7 +22,8 @@ from pyengine.core.catalog import Card
 from pyengine.core.errors import InputError, closest
 from pyengine.core.text import title_key
 from pyengine.core.yamlio import MAX_FILE_BYTES, check_data, read_input
-from pyengine.games.lotr.game import GAME, TYPES
+from pyengine.games.lotr.facts import check_cards
+from pyengine.games.lotr.state import TYPES
 
 SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
          "shadow": "shadow"}
@@ -288,7 +289,7 @@ def report(cards: list[Card]) -> dict[str, Any]:
         "sides_from_culture": sum(bool(c.extra.get("side_from_culture")) for c in cards),
         "unique_limits_not_in_the_document": [{"card": c.id, "title": c.full_name, "at_most": c.extra["unique_limit"]}
                                               for c in cards if c.extra.get("unique_limit", 1) > 1],
-        "invariant_breaks": GAME.check_cards(cards),
+        "invariant_breaks": check_cards(cards),
         "abilities": {name: sum(name in c.abilities for c in cards)
                       for name in sorted({a for c in cards for a in c.abilities})},
         "effect_types_not_understood": dict(sorted(Counter(t for c in cards for t in c.extra.get("unknown_effects", []))

@@ -22,7 +22,8 @@ from pyengine.core.catalog import Card
 from pyengine.core.errors import InputError, closest
 from pyengine.core.text import title_key
 from pyengine.core.yamlio import MAX_FILE_BYTES, check_data, read_input
-from pyengine.games.marvel.game import TYPES, loose_key
+from pyengine.games.marvel.facts import loose_key
+from pyengine.games.marvel.state import TYPES
 
 PLAYER_EXCLUDED = {"encounter", "campaign"}
 

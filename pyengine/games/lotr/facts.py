@@ -1,0 +1,176 @@
+"""What a Lord of the Rings TCG table becomes as facts: each card's facts, the state's (players, instances, turn,
+current site) and its questions'; the cards whose data contradicts the document (checked on import); and the
+records of a table's instances and turn that a conformance pack holds."""
+
+from __future__ import annotations
+
+from functools import lru_cache
+from typing import Any
+
+from pyengine.core import kb as kbase
+from pyengine.core.asp import Const, Fact, fact
+from pyengine.core.catalog import Card, Catalog, MemoryCatalog
+from pyengine.core.text import exact_title, title_key
+from pyengine.games.common.facts import CardFacts
+from pyengine.games.lotr.state import ABILITIES, NAME, PHASES, State
+
+
+@lru_cache(maxsize=65536)
+def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ...]:
+    """The facts of one card (cards are immutable, so each is built once per process)."""
+    c = card.id
+    out = [fact("card", c), fact("title", c, exact_title(card.title)), fact("title_key", c, title_key(card.title)),
+           fact("card_type", c, Const(card.type))]
+    if card.subtitle is not None:
+        out.append(fact("subtitle", c, card.subtitle))
+    if card.unique:
+        out.append(fact("unique", c))
+    # An "at most N" card (N of 2 or more, from the data) is unique with its count beside it (rules/lotr/at_most.lp).
+    limit = card.extra.get("unique_limit", 1)
+    if card.unique and limit > 1:
+        out.append(fact("unique_limit", c, limit))
+    if card.side:
+        out.append(fact("side", c, Const(card.side)))
+    if card.collinfo:
+        out.append(fact("collinfo", c, card.collinfo))
+    if card.race:
+        out.append(fact("card_race", c, card.race))
+    if card.culture:
+        out.append(fact("card_culture", c, card.culture.lower()))
+    for ability, parts in sorted(card.extra.get("ability_filters", {}).items()):
+        for kind, value in parts:
+            # A type is a name of the encodings (card_type/2 holds constants); the other kinds are text.
+            shown = title_key(value) if kind == "title" else Const(value) if kind == "type" else value
+            out.append(fact("card_filter", c, Const(ability), Const(kind), shown))
+    out.append(fact("stored_title", c, exact_title(card.stored_title or card.title)))
+    if card.split:
+        out.append(fact("card_split", c, card.split))
+    out.extend(fact("card_ability", c, Const(a)) for a in card.abilities)
+    # Phases come from a hand-written card or GEMP's scripts; only the game's phases become names of the encodings.
+    out.extend(fact("card_ability_phase", c, Const(a), Const(p))
+               for a, phases in sorted(card.extra.get("ability_phases", {}).items()) if a in ABILITIES
+               for p in phases if p in PHASES)
+    if translated_title is not None:
+        out.append(fact("alias_key", c, title_key(translated_title)))
+    return tuple(out)
+
+
+def card_facts(card: Card, catalog: Catalog) -> tuple[Fact, ...]:
+    """The facts of one card of `catalog`, a translation keyed by its original's title too."""
+    original = catalog.get(card.translation_of).title if card.translation_of else None
+    return _card_fact_lines(card, original)
+
+
+def check_cards(cards: list[Card]) -> list[dict[str, Any]]:
+    """The cards whose data contradicts what the document says of cards, with the deciding rules."""
+    from pyengine.core.engine import solve
+
+    kb = kbase.load(NAME)
+    catalog = MemoryCatalog(cards)
+    facts: list[Fact] = []
+    questions: dict[str, Card] = {}
+    for index, card in enumerate(cards):
+        questions[f"c{index}"] = card
+        facts += [fact("question", f"c{index}", Const("card")), fact("q_card", f"c{index}", card.id)]
+        facts.extend(card_facts(card, catalog))
+    found = []
+    for symbol in solve(NAME, facts, frozenset({"card"})):
+        if symbol.name == "reason":
+            card = questions[symbol.arguments[0].string]
+            rule = str(symbol.arguments[1])
+            found.append({"card": card.id, "title": card.full_name, "rule": rule,
+                          "paragraphs": [f"{d} {p}" for d, p in kb.rules[rule].sources]})
+    return sorted(found, key=lambda f: (f["card"], f["rule"]))
+
+
+class LotrFacts(CardFacts):
+    """A Lord of the Rings TCG table and its questions as facts, and its instances and turn as a pack records them."""
+
+    card_facts = staticmethod(card_facts)
+
+    def state_facts(self, state: State, cards: dict[str, Card]) -> list[Fact]:
+        """The facts of the players, the current site, each instance and the turn; each instance's card added to
+        `cards`."""
+        out: list[Fact] = []
+        for player in state.players:
+            out.append(fact("player", player))
+        if state.current_site is not None:
+            out.append(fact("current_site", state.current_site))
+        for inst in state.instances.values():
+            i = inst.id
+            cards[inst.card.id] = inst.card
+            out.append(fact("instance", i, inst.card.id, inst.owner))
+            out.append(fact("in_zone", i, Const(inst.zone)))
+            out.append(fact("wounds", i, inst.wounds))
+            if inst.active is False:
+                out.append(fact("inactive", i))
+            if inst.active is True and state.fellowship_player is not None:
+                out.append(fact("marked_active", i))
+            if inst.on is not None:
+                out.append(fact("stacked_on", i, inst.on))
+            if inst.borne_by is not None:
+                out.append(fact("borne_by", i, inst.borne_by))
+        if state.phase:
+            out.append(fact("phase", Const(state.phase)))
+            out.append(fact("fellowship_player", state.fellowship_player or ""))
+        return out
+
+    def question_facts(self, state: State, q: str, kind: str, params: dict[str, Any],
+                       cards: dict[str, Card]) -> list[Fact]:
+        """The facts of a question of the game's own: the instances, cards and deck entries it names (a play's
+        card played through and bearer); each card added to `cards`."""
+        out: list[Fact] = []
+        if kind == "play":
+            if params["via"] is not None:
+                cards[params["via"].id] = params["via"]
+                out.append(fact("q_via", q, params["via"].id))
+            if params["via_instance"] is not None:
+                out.append(fact("q_via_instance", q, params["via_instance"]))
+            if params["on"] is not None:
+                out.append(fact("q_play_on", q, params["on"]))
+        elif kind == "heal":
+            target = state.instances[params["instance"]]
+            out.append(fact("q_heal", q, target.id, params["discard"], target.owner))
+        elif kind == "killed":
+            out.append(fact("q_killed", q, params["instance"]))
+        elif kind == "ends_in":
+            out.append(fact("q_ends", q, params["instance"], Const(params["event"]), params["of"]))
+        elif kind == "stack":
+            out.append(fact("q_stack", q, params["instance"], params["on"]))
+            if params["via"] is not None:
+                cards[params["via"].id] = params["via"]
+                out.append(fact("q_stack_via", q, params["via"].id))
+            if params["via_instance"] is not None:
+                out.append(fact("q_stack_via_instance", q, params["via_instance"]))
+        elif kind == "card":
+            cards[params["card"].id] = params["card"]
+            out.append(fact("q_card", q, params["card"].id))
+        elif kind == "coexist" and params["in"] == "play":
+            a, b = params["cards"]
+            cards[a.id], cards[b.id] = a, b
+            out.append(fact("q_coexist", q, a.id, b.id, Const(params["players"])))
+        if "entries" in params:
+            totals: dict[tuple[str, str], int] = {}
+            for card, count, part in params["entries"]:
+                cards[card.id] = card
+                totals[card.id, part] = totals.get((card.id, part), 0) + count
+            out.extend(fact("deck_part", q, cid, Const(part), n) for (cid, part), n in totals.items())
+        return out
+
+    def instance_record(self, instance: Any, activity: dict[str, tuple[str, str]]) -> dict[str, Any]:
+        """As for every card game, with the instance's bearer, the card it is stacked on and its wounds."""
+        found = super().instance_record(instance, activity)
+        if instance.borne_by:
+            found["bearer"] = instance.borne_by
+        if instance.on:
+            found["stacked_on"] = instance.on
+        return {**found, "wounds": instance.wounds}
+
+    def turn_record(self, state: State) -> dict[str, Any]:
+        """The table's turn (its fellowship player and phase) and its current site, where it gives them."""
+        found: dict[str, Any] = {}
+        if state.fellowship_player is not None or state.phase is not None:
+            found["turn"] = {"player": state.fellowship_player, "phase": state.phase}
+        if state.current_site:
+            found["current_site"] = state.current_site
+        return found

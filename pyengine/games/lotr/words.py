@@ -1,0 +1,55 @@
+"""A Lord of the Rings TCG table's terms in words: its instances (zone, activity, stack, wounds), zones, the turn,
+counts and links between cards, and what the explorer's form offers for the game."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import clingo
+
+from pyengine.games.common.words import BLANK_TABLE, CardWords
+from pyengine.games.lotr.state import IN_PLAY_ZONES, PHASES, ZONE_NAMES, ZONES, State
+
+
+class LotrWords(CardWords):
+    """How a Lord of the Rings TCG table's evidence, plays and changes read to a judge."""
+
+    def web_extras(self) -> dict[str, Any]:
+        """What the explorer's form offers: a blank table, the zones and those in play, what an instance row sets
+        besides its card, the turn's phases, and a player's decklist (led by its ring-bearer, a companion)."""
+        return {"blank": BLANK_TABLE, "zones": list(ZONES), "in_play": list(IN_PLAY_ZONES),
+                "instance_extras": ["wounds", "active", "on"], "phases": list(PHASES),
+                "deck": {"leader": "ring_bearer", "leader_types": ["companion"]}}
+
+    def zone_words(self, zone: str) -> str:
+        """A zone's name as the document writes it."""
+        return ZONE_NAMES.get(zone, zone)
+
+    def describe_instance(self, inst: Any) -> str:
+        """An instance with its card, owner and zone, whether the table marks it active, what it is stacked on and
+        its wounds."""
+        where = f"{inst.owner}'s {ZONE_NAMES[inst.zone]}"
+        if inst.zone in IN_PLAY_ZONES and inst.active is not None:  # else the rules find it (explanations say)
+            where += ", marked active" if inst.active else ", marked not active"
+        if inst.on:
+            where += f", on {inst.on}"
+        if inst.wounds:
+            where += f", {inst.wounds} wound{'s' if inst.wounds > 1 else ''}"
+        return f"{inst.card.label()} [{inst.id}] in {where}"
+
+    def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
+        """The game's own evidence in words: the turn a player asks in, a count of a title's cards in a deck, the
+        companions counted, one card counting as another, the order two cards came into play."""
+        args = evidence.arguments
+        if evidence.name == "turn" and args:
+            return (f"{args[0].string} asks in phase {state.phase or 'unknown'}, whose fellowship player is "
+                    f"{state.fellowship_player or 'unknown'}")
+        if evidence.name == "count" and len(args) == 2:
+            return f"{args[1].number} cards of the title of {self.describe(args[0], state)} in the deck"
+        if evidence.name == "companions" and len(args) == 1:
+            return f"{args[0].number} companions of the player counted, active in play or in the dead pile"
+        if evidence.name == "link" and len(args) == 2:
+            return f"{self.describe(args[0], state)} counts as {self.describe(args[1], state)}"
+        if evidence.name == "first" and len(args) == 2:
+            return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
+        return str(evidence)
