@@ -20,7 +20,8 @@ from typing import Any
 from pyengine.core.catalog import Card, Catalog
 from pyengine.core.errors import InputError
 from pyengine.core.resources import STORE_ENV
-from pyengine.core.text import title_key
+from pyengine.core.text import printable, title_key
+from pyengine.games import SOURCES, importer
 
 # The store's format: what its tables and records hold. A store of another format is refused, naming the command
 # that rebuilds it; the pyengine version that wrote it is recorded beside it.
@@ -58,7 +59,8 @@ _RECORD_FIELDS: dict[str, tuple[type, ...]] = {
     "stored_title": (str, type(None)), "aliases": (list,), "race": (str, type(None)), "extra": (dict,)}
 
 
-def _decode(record: str, path: Path | None = None, card_id: str | None = None) -> Card:
+def _decode(record: str, path: Path | None = None, card_id: str | None = None,
+            card_types: tuple[str, ...] | None = None) -> Card:
     """A stored card record, read as input: every field present with a value of its type (a flag a true bool,
     never 0, null or "false"), the lists of text; a damaged record, or one written by another format, is an
     InputError naming the card and the store, never used."""
@@ -83,6 +85,9 @@ def _decode(record: str, path: Path | None = None, card_id: str | None = None) -
             raise damaged(f"{name} is {type(value).__name__}")
     if not data["id"] or not data["title"] or not data["type"] or (card_id is not None and data["id"] != card_id):
         raise damaged("its id, title or type is empty or another card's")
+    if card_types is not None and data["type"] not in card_types:
+        raise damaged(f"its type {printable(repr(data['type'][:100]))} is none its source's importer writes "
+                      f"({', '.join(card_types)})")
     for name in ("abilities", "aliases"):
         if not all(isinstance(item, str) for item in data[name]):
             raise damaged(f"{name} holds something other than text")
@@ -274,6 +279,8 @@ class StoreCatalog(Catalog):
         self._version = self._data_version()
         self._cache: dict[str, Card | None] = {}
         self._names: list[str] | None = None
+        # The card types its importer writes: a record of another (`spaceship`, `com panion`) is damaged.
+        self._types = tuple(importer(source).CARD_TYPES) if source in SOURCES else None
 
     def _data_version(self) -> int:
         return int(self._db.execute("PRAGMA data_version").fetchone()[0])
@@ -300,7 +307,7 @@ class StoreCatalog(Catalog):
         if card_id not in self._cache:
             row = self._db.execute("SELECT record FROM cards WHERE source = ? AND id = ?",
                                    (self.source, card_id)).fetchone()
-            self._cache[card_id] = _decode(row[0], self.path, card_id) if row else None
+            self._cache[card_id] = _decode(row[0], self.path, card_id, self._types) if row else None
         return self._cache[card_id]
 
     def lookup_id(self, card_id: str) -> Card | None:
@@ -317,7 +324,8 @@ class StoreCatalog(Catalog):
         self._fresh()
         if self._names is None:
             rows = self._db.execute("SELECT record FROM cards WHERE source = ?", (self.source,))
-            self._names = [name for (record,) in rows for name in _decode(record, self.path).references()]
+            self._names = [name for (record,) in rows
+                           for name in _decode(record, self.path, card_types=self._types).references()]
         return self._names
 
     def candidates(self, key: str, code: str) -> Iterable[Card]:
@@ -335,7 +343,7 @@ class StoreCatalog(Catalog):
     def all_cards(self) -> Iterator[Card]:
         self._fresh()
         for (record,) in self._db.execute("SELECT record FROM cards WHERE source = ? ORDER BY id", (self.source,)):
-            yield _decode(record, self.path)
+            yield _decode(record, self.path, card_types=self._types)
 
 
 _OPEN: dict[tuple[str, Path], StoreCatalog] = {}

@@ -80,6 +80,9 @@ def test_the_store_records_its_format_and_writer_and_refuses_another_format(own_
     ({"unique": 0}, "unique is int"), ({"unique": None}, "unique is NoneType"), ({"unique": "false"}, "unique is str"),
     ({"type": ""}, "its id, title or type is empty"), ({"abilities": [1]}, "abilities holds something other"),
     ({"added_later": True}, "fields 'added_later' missing or unknown"),
+    # Issue 62, class 7: a type no importer writes was accepted, one with a space failed naming no store or card.
+    ({"type": "spaceship"}, "its type 'spaceship' is none its source's importer writes"),
+    ({"type": "com panion"}, "its type 'com panion' is none its source's importer writes"),
 ])
 def test_a_damaged_record_is_named_by_card_and_store_never_used(own_store: Path, change: dict, why: str) -> None:
     import json

@@ -38,6 +38,8 @@ from pyengine.games.dfm import game, import_checks
 from pyengine.games.dfm.import_checks import Encoded, encoded
 
 FILE = "DefaultConfig.json"
+# The card types this importer writes (pyengine.core.store refuses a stored record of another).
+CARD_TYPES = ("chapter_card", "landmark_tile", "alliance_token", "setup")
 # Where the file sits in a clone of the implementation's repository.
 IN_CLONE = Path("src", "main", "resources", FILE)
 

@@ -35,6 +35,8 @@ SHADOW_CULTURES = ("dunland", "isengard", "men", "moria", "orc", "raider", "saur
 CULTURE_SIDES = {**dict.fromkeys(FREE_PEOPLES_CULTURES, "free_peoples"), **dict.fromkeys(SHADOW_CULTURES, "shadow")}
 _DISAMBIGUATION = re.compile(r"^(?P<title>.*\S)\((?P<n>\d+)\)$")
 
+# The card types this importer writes (pyengine.core.store refuses a stored record of another).
+CARD_TYPES = TYPES
 
 # GEMP effect types (any letter case) that play or stack cards, and the ability each gives its card.
 PLAY_EFFECTS = {"playcardfromhand": "plays_from_hand", "playcardfromdiscard": "plays_from_discard",

@@ -27,6 +27,8 @@ from pyengine.games.marvel.state import TYPES
 
 PLAYER_EXCLUDED = {"encounter", "campaign"}
 
+# The card types this importer writes (pyengine.core.store refuses a stored record of another).
+CARD_TYPES = TYPES
 
 # The fields of a card record that must be text, and those that must be whole numbers, when present.
 TEXT_FIELDS = ("code", "name", "subname", "type_code", "back_link", "faction_code", "set_code", "pack_code",
