@@ -125,3 +125,64 @@ def test_nothing_outside_the_registry_and_the_game_packages_names_a_game() -> No
             if GAME_WORDS.search(line):
                 found.append(f"{path.relative_to(ROOT)}:{number}: {line.strip()[:100]}")
     assert not found, "\n".join(found)
+
+
+# The most lines a Python file of the package, and a function of it, may have (issue 63): a reader holds one whole.
+MAX_FILE_LINES = 600
+MAX_FUNCTION_LINES = 80
+
+
+def test_no_file_over_600_lines_and_no_function_over_80() -> None:
+    """Each offender is named with its size; split it by job, not by line count."""
+    found = []
+    for path in _sources():
+        text = path.read_text("utf-8")
+        lines = len(text.splitlines())
+        if lines > MAX_FILE_LINES:
+            found.append(f"{path.relative_to(ROOT)}: {lines} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+                size = (node.end_lineno or node.lineno) - node.lineno + 1
+                if size > MAX_FUNCTION_LINES:
+                    found.append(f"{path.relative_to(ROOT)}:{node.lineno}: {node.name} is {size} lines")
+    assert not found, "\n".join(found)
+
+
+# The parts every game's package has, one job each (docs/architecture.md), and the most lines its game.py, which
+# only assembles them, may have.
+GAME_PARTS = ("game.py", "reader.py", "facts.py", "words.py")
+MAX_ASSEMBLY_LINES = 150
+
+
+def test_each_game_is_assembled_from_its_parts() -> None:
+    """A game's package has a reader, a fact writer, words and (where its entry says it can be searched) a search
+    view, each an object of its own that game.py only assembles."""
+    from pyengine.games import SPECS, game
+
+    for name in GAME_PACKAGES:
+        folder = PACKAGE / "games" / name
+        parts = [*GAME_PARTS, *(("search.py",) if SPECS[name].search else ())]
+        assert [p for p in parts if not (folder / p).is_file()] == [], name
+        assert len((folder / "game.py").read_text("utf-8").splitlines()) <= MAX_ASSEMBLY_LINES, name
+        one = game(name)
+        objects = [one.reader, one.writer, one.words, one.search]
+        assert all(part is not one for part in objects), f"{name} is still its own parts"
+        assert (one.search is None) == (not SPECS[name].search), name
+        for part, module in ((one.reader, "reader"), (one.writer, "facts"), (one.words, "words"),
+                             (one.search, "search")):
+            if part is not None:
+                assert type(part).__module__ == f"pyengine.games.{name}.{module}", (name, type(part).__module__)
+
+
+def test_nothing_outside_a_game_package_imports_it() -> None:
+    """Outside a game's package (and the registry, which names its modules as text) the package's modules are
+    reached only through the registry: its internals can move without generic code noticing."""
+    wrong = []
+    for path in _sources():
+        module = _module_of(path)
+        for line, imported in _imports(path):
+            parts = imported.split(".")
+            if len(parts) > 2 and parts[:2] == ["pyengine", "games"] and parts[2] in GAME_PACKAGES \
+                    and not module.startswith(f"pyengine.games.{parts[2]}"):
+                wrong.append(f"{path.relative_to(ROOT)}:{line} imports {imported}")
+    assert not wrong, "\n".join(wrong)

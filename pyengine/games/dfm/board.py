@@ -22,7 +22,7 @@ from pyengine.core.errors import InputError
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import Choices, Result, Source
 from pyengine.core.scenario import Scenario
-from pyengine.games.dfm.game import ALLY_STATES, FACTIONS, RACES, REGIONS, TOKEN_PLACES
+from pyengine.games.dfm.terms import ALLY_STATES, FACTIONS, RACES, REGIONS, TOKEN_PLACES
 
 
 @dataclass
@@ -157,7 +157,7 @@ def board_of(scenario: Scenario, overrides: Choices | None = None, moment: int |
                          expected=f"a moment from 0 (the start) to {steps}")
     kb = kbase.load("dfm")
     readings = effective_readings(scenario, None, overrides or {})
-    facts = [*scenario.game.facts(scenario.state, []), *reading_facts(readings)]
+    facts = [*scenario.game.writer.facts(scenario.state, []), *reading_facts(readings)]
     atoms = solve("dfm", facts, frozenset(), (Path(rules_dir(), "dfm", "board.lp"),))
     shown = Atoms(atoms)
     wanted = range(steps + 1) if moment is None else [moment]

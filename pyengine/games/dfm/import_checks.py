@@ -8,7 +8,7 @@ writes into its own body (Sauron begins, a coin per Fortress, a chapter's coins 
 naming the rule. A setup value of the data that differs from the encodings' is an error naming the field, the
 data's value and the encodings'. Each field of the data is read by a rule, checked against the encodings, or named
 in the import report as not read (`not_read`): which fields the rules read is taken from the tables by which
-pyengine/games/dfm/game.py turns the imported records into facts."""
+pyengine/games/dfm/real_cards.py turns the imported records into facts."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ import clingo.ast
 
 from pyengine.core.errors import Collected, InputError
 from pyengine.core.resources import facts_dir, rules_dir
-from pyengine.games.dfm import game
+from pyengine.games.dfm import real_cards
 
 # The files the known names and values are read from.
 SOURCES = (("facts", "base_game.lp"), ("facts", "layouts.lp"), ("rules", "layout.lp"), ("rules", "alliance_tokens.lp"))
@@ -34,7 +34,7 @@ STARTING_PLAYER = ("sauron", "rules/dfm/layout.lp: Sauron begins (assumption sau
 COIN_PER_FORTRESS = (1, "rules/dfm/turns.lp, landmark_cost/3: one coin per Fortress (assumption region_tiles)")
 DISCARD_COINS = "rules/dfm/turns.lp, discard_coins/3: as many coins as the chapter's number (assumption take_card)"
 # The Eagle: the one Alliance token whose effect is a race's support, a Hobbit token (rules/dfm/alliance.lp: the
-# Eagle lies in the Hobbit stack); game.py reads such a token as the Eagle whatever race its data names.
+# Eagle lies in the Hobbit stack); real_cards.py reads such a token as the Eagle whatever race its data names.
 EAGLE = ("hobbits", "eagles")
 # How each effect that places or moves units spreads them, as the encodings apply it (the data's Strategy): a
 # chapter card's, a tile's, a triggered token's and a bonus space's units all go to one region (assumption
@@ -117,7 +117,7 @@ def encoded() -> Encoded:
     rows: dict[int, dict[int, int]] = {}
     for chapter, row, length in atoms("row", 3):
         rows.setdefault(chapter, {})[row] = length
-    data_race = {race: data for data, race in game.DATA_RACES.items()}
+    data_race = {race: data for data, race in real_cards.DATA_RACES.items()}
     [[coins]] = atoms("coin_total", 1)
     return Encoded(
         regions=frozenset(r for [r] in atoms("board_region", 1)), tiles={r: x for x, r in atoms("tile_region", 2)},
@@ -264,32 +264,32 @@ def strategy(kind: str, context: str) -> str | None:
 
 
 def used(context: str, effect: dict[str, Any], region: str | None = None) -> set[str]:
-    """The fields of an effect (as kept) that game.py turns into facts, or the import checks, in `context`
+    """The fields of an effect (as kept) that real_cards.py turns into facts, or the import checks, in `context`
     (card, tile, token_once, token_trigger, pick, bonus): the rest are not read. A tile's units placed elsewhere
-    than its own `region` are not read (game.py names them)."""
+    than its own `region` are not read (real_cards.py names them)."""
     kind = effect["type"]
-    found: set[Any] = {"strategy"}  # with the counts game.py's tables give instead of a field (1 turn)
+    found: set[Any] = {"strategy"}  # with the counts real_cards.py's tables give instead of a field (1 turn)
     if context == "bonus":
         return set(effect)
     if context == "card":
-        found |= {f for t, f, _ in game.COUNTED_EFFECTS if t == kind}
+        found |= {f for t, f, _ in real_cards.COUNTED_EFFECTS if t == kind}
         found |= {"add_support_of_a_race": {"race_to_support"}, "gain_skill": {"skills"},
                   "place_units_on_central_board": {"possible_regions_to_place"}}.get(kind, set())
     elif context == "tile":
         found.add("possible_regions_to_place")  # whether its units go to its own region
-        if kind in game.TILE_FAMILIES and effect.get("possible_regions_to_place", [region]) == [region]:
-            found.add(game.TILE_FAMILIES[kind][0])
+        if kind in real_cards.TILE_FAMILIES and effect.get("possible_regions_to_place", [region]) == [region]:
+            found.add(real_cards.TILE_FAMILIES[kind][0])
     elif context == "token_once":
-        families = {**game.TOKEN_FAMILIES, "place_units_on_central_board": ("units_to_place", "units")}
+        families = {**real_cards.TOKEN_FAMILIES, "place_units_on_central_board": ("units_to_place", "units")}
         found |= {families[kind][0]} if kind in families else set()
         found |= {"add_support_of_a_race": {"race_to_support"},
                   "place_units_on_central_board": {"possible_regions_to_place"}}.get(kind, set())
-        if kind == "multi_choice" and game._token_picks("", effect):
+        if kind == "multi_choice" and real_cards.token_picks("", effect):
             found |= {"actions_to_take", "actions"}
     elif context == "token_trigger":
-        families = {**game.TRIGGER_FAMILIES, **game.TRIGGER_CHAPTER_FAMILIES}
+        families = {**real_cards.TRIGGER_FAMILIES, **real_cards.TRIGGER_CHAPTER_FAMILIES}
         found |= {families[kind][0], "possible_regions_to_place"} if kind in families else set()
     elif context == "pick":
         found |= {"actions_to_take", "actions"} if kind == "multi_choice" else set()
-        found |= {game.PICK_FAMILIES[kind][0]} if kind in game.PICK_FAMILIES else set()
+        found |= {real_cards.PICK_FAMILIES[kind][0]} if kind in real_cards.PICK_FAMILIES else set()
     return {f for f in found if isinstance(f, str)}

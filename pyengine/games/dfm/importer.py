@@ -1,23 +1,19 @@
 """Importer of the Duel for Middle-earth base game as one open-source implementation transcribes it
 (Vermihunter/lotr-duel-for-middle-earth, `src/main/resources/DefaultConfig.json`; `pyengine import vermihunter
-PATH`, PATH the clone, its resources folder or the file itself).
+PATH`, PATH the clone, its resources folder or the file itself). Its records become the store's cards of source
+`vermihunter`, each with a stable id (docs/card-pools.md): the 69 chapter cards `C.N` (chapter C, the N-th card of
+that chapter in the file) of type `chapter_card`; the 7 Landmark tiles by their Fortress (`barad_dur`...) of type
+`landmark_tile`; the 18 Alliance tokens `RACE.N` (`elves.1`...) of type `alliance_token`; `setup`, of type
+`setup` (the starting player, coins, units and Fortresses, the regions and connections, the Ring track, the three
+layouts, the tiles' rules). Names in snake case (`BaradDur`: `barad_dur`, `ALL_TO_SAME_REGION`:
+`all_to_same_region`).
 
-Its records become the store's cards of source `vermihunter`, each with a stable id (docs/card-pools.md):
-- the 69 chapter cards, `C.N`: chapter C, the N-th card of that chapter in the file (the data names no card), of
-  type `chapter_card`: colour, skill cost, coin cost, chaining symbol gained and the one that plays it free, effects;
-- the 7 Landmark tiles, by their Fortress (`barad_dur`...), of type `landmark_tile`: region, skill cost, effects;
-- the 18 Alliance tokens, `RACE.N` (`elves.1`...), of type `alliance_token`: kind, trigger, effect or attribute;
-- `setup`, of type `setup`: the starting player, coins, units and Fortresses, the regions with their connections,
-  the Ring track with its bonus spaces, the three layouts with their covering relation, the tiles' rules.
-Names become snake case (`BaradDur`: `barad_dur`, `ALL_TO_SAME_REGION`: `all_to_same_region`).
-
-Nothing is taken on trust (pyengine/games/dfm/import_checks.py): every field the rules read is required, of its
-kind and range, and every name is one the encodings know (regions, tiles, colours, races, triggers, the units'
-spreads, chaining symbols); the setup values the encodings hold must be the data's; a token or card game.py could
-not read is refused. Each error names the file, the record and the field, with what was expected. What no rule
-reads is named in the report: an unknown effect type or field with its place (`unread`), and each field the rules
-do not read, by kind of record (`not_read`). Each record keeps a digest of its data, and the report the file's, so
-that the store refuses a re-import that would bind an id to another card (pyengine.core.store.write_source)."""
+Nothing is taken on trust (import_checks.py): every field the rules read is required, of its kind and range,
+every name one the encodings know; the setup values the encodings hold must be the data's; a token or card
+real_cards.py could not make facts of is refused. Each error names the file, the record and the field. What no
+rule reads is named in the report: an unknown effect type or field with its place (`unread`), each field the
+rules do not read by kind of record (`not_read`). Each record keeps a digest of its data, so that the store
+refuses a re-import that would bind an id to another card (pyengine.core.store.write_source)."""
 
 from __future__ import annotations
 
@@ -34,8 +30,9 @@ from pyengine.core.asp import MAX_NUMBER, is_const
 from pyengine.core.catalog import Card
 from pyengine.core.errors import InputError, closest
 from pyengine.core.yamlio import check_data, read_input
-from pyengine.games.dfm import game, import_checks
+from pyengine.games.dfm import import_checks
 from pyengine.games.dfm.import_checks import Encoded, encoded
+from pyengine.games.dfm.real_cards import REAL_CARD_ID
 
 FILE = "DefaultConfig.json"
 # The card types this importer writes (pyengine.core.store refuses a stored record of another).
@@ -297,7 +294,7 @@ def _chapter_cards(reader: _Reader, data: dict[str, Any]) -> list[Card]:
             raise reader.error(f"{where}.Round", f"got {chapter}", "chapter 1, 2 or 3")
         seen[chapter] += 1
         card_id = f"{chapter}.{seen[chapter]}"
-        if not game.REAL_CARD_ID.fullmatch(card_id):
+        if not REAL_CARD_ID.fullmatch(card_id):
             raise reader.error(where, f"card {card_id}", "at most 99 cards in a chapter (ids C.N)")
         reader.at("chapter_card", "chapter card", card_id)
         colour = reader.name(reader.field(found, "Color", where, "a colour"), f"{where}.Color", reader.known.colours,
@@ -365,7 +362,8 @@ def _tiles(reader: _Reader, data: dict[str, Any], fortress_of: dict[str, str]) -
 
 
 def _tokens(reader: _Reader, data: dict[str, Any]) -> list[Card]:
-    """The Alliance tokens, by race: one to three a race, each of a kind game.py reads, one Eagle, a Hobbit token."""
+    """The Alliance tokens, by race: one to three a race, each of a kind real_cards.py reads, one Eagle, a Hobbit
+    token."""
     cards: list[Card] = []
     races: dict[str, str] = {}
     for index, entry in enumerate(reader.items(data["Races"], "Races")):

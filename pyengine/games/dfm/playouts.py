@@ -13,7 +13,9 @@ import clingo
 
 from pyengine.core.answering import load
 from pyengine.core.engine import ground_timeline, units
-from pyengine.games.dfm.game import BONUS_CHOICES, CHOICES, GAME, RACES, layout_rows
+from pyengine.games.dfm.layout import layout_rows
+from pyengine.games.dfm.play_words import option_id
+from pyengine.games.dfm.terms import BONUS_CHOICES, CHOICES, RACES
 
 
 def setup_state() -> dict[str, Any]:
@@ -155,9 +157,8 @@ def playout(seed: int, limit: int = 400, start: dict[str, Any] | None = None) ->
         open_plays = _open_plays(start, actions)
         if not open_plays:
             break
-        step, player, option = rng.choice(open_plays)
-        words = GAME.play_id(clingo.Function("play", [step.arguments[0], option]), None)
-        actions.append(action_of(words, player.name))
+        _step, player, option = rng.choice(open_plays)
+        actions.append(action_of(option_id(option), player.name))
     game = _start(start)
     count = len(actions)
     tokens = [{"id": f"tokens-{n}", "ask": "tokens", "after": n, "expect": 8} for n in range(count + 1)]

@@ -145,10 +145,11 @@ def _summary(answer: Any) -> tuple[Any, ...]:
 
 
 def test_the_loaders_board_names_are_the_knowledge_bases() -> None:
-    """pyengine.games.dfm.game refuses region and tile names outside the board; its lists are the board_region/1 and
-    tile_region/2 facts of facts/dfm/base_game.lp, and the allies and races its ally/2 and race/2 facts."""
+    """The Duel's reader refuses region and tile names outside the board; its lists (pyengine.games.dfm.terms) are the
+    board_region/1 and tile_region/2 facts of facts/dfm/base_game.lp, and the allies and races its ally/2 and race/2
+    facts."""
     from pyengine.core.resources import facts_dir, rules_dir
-    from pyengine.games.dfm import game as dfm
+    from pyengine.games.dfm import terms as dfm
 
     control = clingo.Control(["--warn=none"])
     control.load(str(Path(facts_dir(), "dfm", "base_game.lp")))

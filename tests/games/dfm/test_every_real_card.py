@@ -19,7 +19,9 @@ import pytest
 from conftest import ROOT
 from pyengine import api
 from pyengine.games.dfm import importer
-from pyengine.games.dfm.game import DATA_RACES, FACTIONS, SKILLS, layout_rows
+from pyengine.games.dfm.layout import layout_rows
+from pyengine.games.dfm.real_cards import DATA_RACES
+from pyengine.games.dfm.terms import FACTIONS, SKILLS
 
 DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
 pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")

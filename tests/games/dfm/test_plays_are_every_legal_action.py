@@ -27,8 +27,9 @@ from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.core.yamlio import load_file
 from pyengine.games.dfm import importer
-from pyengine.games.dfm.game import ALLIES, COLOURS, RACES, TEMPLATES, layout_rows
+from pyengine.games.dfm.layout import layout_rows
 from pyengine.games.dfm.playouts import action_of
+from pyengine.games.dfm.terms import ALLIES, COLOURS, RACES, TEMPLATES
 
 ROOT = Path(__file__).resolve().parents[3]
 EVERY_FILE = sorted([*ROOT.glob("tests/scenarios/dfm/*.yaml"), *ROOT.glob("examples/dfm_*.yaml")])

@@ -146,7 +146,7 @@ def test_flip_refuses_a_real_card_state_at_once_with_a_clear_error(cli) -> None:
 
 
 def test_a_deal_lays_twenty_of_the_chapters_cards_the_same_way_for_one_seed() -> None:
-    from pyengine.games.dfm.game import dealt, layout_rows
+    from pyengine.games.dfm.layout import dealt, layout_rows
 
     cards, _ = importer.read(DATA)
     for chapter in (1, 2, 3):
@@ -161,7 +161,7 @@ def test_a_deal_lays_twenty_of_the_chapters_cards_the_same_way_for_one_seed() ->
 def test_a_deal_lays_the_chapters_after_the_one_in_play_too() -> None:
     """A table dealt in chapter 2 deals chapter 3 as well (its cards by their chapter), not chapter 1; the chapter in
     play is dealt as it would be alone, first from the seed."""
-    from pyengine.games.dfm.game import dealt
+    from pyengine.games.dfm.layout import dealt
 
     state = api.load({"game": "dfm", "catalog": "vermihunter", "chapter": 2, "turn": "fellowship",
                       "state": {"deal": 7}, "questions": [{"id": "q", "ask": "tokens"}]}).state
