@@ -11,7 +11,7 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DFM_DATA, GEMP_CARDS
+from conftest import DFM_DATA, GEMP_CARDS, ROOT
 from pyengine import api
 from pyengine.core import yamlio
 from pyengine.core.errors import InputError
@@ -136,3 +136,28 @@ def test_an_import_never_writes_a_store_that_is_not_a_regular_file(cli, kind: st
     assert code == 2 and "catalog store cannot be used" in err, err
     assert not Path("/dev/null-journal").exists() and not (tmp_path / "nowhere").exists()
     assert Path("/dev/null").is_char_device()
+
+
+def test_a_stored_duel_card_lacking_a_count_is_a_damaged_store(cli, tmp_path: Path,
+                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+    """The review of issue 62: a store record of a blue card without its move count answered 2 Ring steps where
+    the card gives 3, naming no rule (the count was read as 0)."""
+    import json
+    import sqlite3
+
+    from pyengine.core.resources import STORE_ENV
+
+    if not DFM_DATA.is_dir():
+        pytest.skip("the Duel's data (../shared/data/dfm-vermihunter) is absent")
+    own = tmp_path / "catalog.sqlite"
+    monkeypatch.setenv(STORE_ENV, str(own))
+    assert cli("import", "vermihunter", str(DFM_DATA))[0] == 0
+    with sqlite3.connect(own) as db:
+        (record,) = db.execute("SELECT record FROM cards WHERE source = 'vermihunter' AND id = '1.5'").fetchone()
+        data = json.loads(record)
+        moving = [e for e in data["extra"]["effects"] if "move_count" in e]
+        assert moving, "card 1.5 moves on the Ring track in the data"
+        del moving[0]["move_count"]
+        db.execute("UPDATE cards SET record = ? WHERE source = 'vermihunter' AND id = '1.5'", (json.dumps(data),))
+    code, _, err = cli("check", str(ROOT / "tests" / "scenarios" / "dfm" / "real_card_ring.yaml"))
+    assert code == 2 and "card '1.5' of the catalog store is damaged" in err and "internal error" not in err, err

@@ -23,6 +23,7 @@ from pyengine.games.dfm.real_cards import (
     skill_gains,
     skill_set,
     skill_set_facts,
+    stored,
 )
 from pyengine.games.dfm.terms import COLOURS, MAX_POSITION, RACES, SKILLS, State
 from pyengine.games.dfm.values import numbers, position
@@ -156,17 +157,18 @@ def _real_card(state: State, card: Fields, chapter: int) -> dict[str, Any]:
     if found.extra["chapter"] != chapter:
         raise card.error("card", f"card {reference} is a card of chapter {found.extra['chapter']}",
                          expected=f"a card of chapter {chapter}, the layout in play")
-    races = [DATA_RACES.get(e["race_to_support"], e["race_to_support"]) for e in found.extra["effects"]
-             if e["type"] == "add_support_of_a_race"]
-    counts = {predicate: sum(e.get(field, 0) for e in found.extra["effects"] if e["type"] == effect)
-              for effect, field, predicate in COUNTED_EFFECTS}
-    regions = sorted({r for e in found.extra["effects"] if e["type"] == "place_units_on_central_board"
-                      for r in e["possible_regions_to_place"]})
-    fixed, either = skill_gains(found)
-    return {"id": found.id, "effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts,
-            "regions": regions,
-            "gains": fixed, "either": either,
-            "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
-            "chain": found.extra["chain"], "free_with": found.extra["free_with"],
-            "skills": {s: n for s, n in found.extra["skills"].items()
-                       if s != "optional" and isinstance(n, int) and n}}
+    with stored(found):
+        races = [DATA_RACES.get(e["race_to_support"], e["race_to_support"]) for e in found.extra["effects"]
+                 if e["type"] == "add_support_of_a_race"]
+        counts = {predicate: sum(e[field] for e in found.extra["effects"] if e["type"] == effect)
+                  for effect, field, predicate in COUNTED_EFFECTS}
+        regions = sorted({r for e in found.extra["effects"] if e["type"] == "place_units_on_central_board"
+                          for r in e["possible_regions_to_place"]})
+        fixed, either = skill_gains(found)
+        return {"id": found.id, "effects": sorted({e["type"] for e in found.extra["effects"]}), "counts": counts,
+                "regions": regions,
+                "gains": fixed, "either": either,
+                "colour": found.extra["colour"], "symbols": races, "cost": found.extra["coins"],
+                "chain": found.extra["chain"], "free_with": found.extra["free_with"],
+                "skills": {s: n for s, n in found.extra["skills"].items()
+                           if s != "optional" and isinstance(n, int) and n}}

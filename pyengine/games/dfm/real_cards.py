@@ -6,7 +6,8 @@ Landmark tiles and Alliance tokens."""
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from typing import Any
 
 from pyengine.core.asp import Const, Fact, Term, fact, term
@@ -65,6 +66,18 @@ def open_catalog(fields: Fields) -> Any:
     return open_source(name)
 
 
+@contextmanager
+def stored(found: Any) -> Iterator[None]:
+    """Reading a real card's data as the store keeps it: a record lacking a field the facts read (a store damaged
+    since its import, which checked every field) is an error naming the card and the store, never a count of 0 or
+    an internal error."""
+    try:
+        yield
+    except (KeyError, TypeError, AttributeError) as exc:
+        raise InputError(f"card {found.id!r} of the catalog store is damaged: its data lacks {exc}", field=found.id,
+                         expected="a store made by `pyengine import vermihunter PATH`: import it again") from None
+
+
 def real_data(state: State, found: Any) -> None:
     """A real card's colour, race symbols and effect types by its id (real_card_colour/2, real_card_symbol/3,
     real_card_effect/2), once a scenario: what Arwen reads of a card in the discard pile."""
@@ -72,16 +85,17 @@ def real_data(state: State, found: Any) -> None:
         return
     state.described.add(found.id)
     races: dict[str, int] = {}
-    for effect in found.extra["effects"]:
-        if effect["type"] == "add_support_of_a_race":
-            race = DATA_RACES.get(effect["race_to_support"], effect["race_to_support"])
-            races[race] = races.get(race, 0) + 1
-    fixed, either = skill_gains(found)
-    state.facts += [fact("real_card_colour", found.id, Const(found.extra["colour"])),
-                    *(fact("real_card_symbol", found.id, Const(r), n) for r, n in races.items()),
-                    *(fact("real_card_effect", found.id, Const(e))
-                      for e in sorted({e["type"] for e in found.extra["effects"]})),
-                    *(fact("real_card_skill", found.id, Const(skill), n) for skill, n in fixed.items())]
+    with stored(found):
+        for effect in found.extra["effects"]:
+            if effect["type"] == "add_support_of_a_race":
+                race = DATA_RACES.get(effect["race_to_support"], effect["race_to_support"])
+                races[race] = races.get(race, 0) + 1
+        fixed, either = skill_gains(found)
+        state.facts += [fact("real_card_colour", found.id, Const(found.extra["colour"])),
+                        *(fact("real_card_symbol", found.id, Const(r), n) for r, n in races.items()),
+                        *(fact("real_card_effect", found.id, Const(e))
+                          for e in sorted({e["type"] for e in found.extra["effects"]})),
+                        *(fact("real_card_skill", found.id, Const(skill), n) for skill, n in fixed.items())]
     for skills in either:
         state.facts += [fact("real_card_either", found.id, skill_set(skills)), *skill_set_facts(skills)]
 
