@@ -122,6 +122,18 @@ def all_answers() -> AllAnswers:
 
 
 @pytest.fixture
+def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A catalog store of the test's own (PYENGINE_STORE), empty, forgotten by the process before and after."""
+    from pyengine.core import store
+
+    path = tmp_path / "catalog.sqlite"
+    monkeypatch.setenv(store.STORE_ENV, str(path))
+    store.forget_open_sources()
+    yield path
+    store.forget_open_sources()
+
+
+@pytest.fixture
 def cli(capsys: pytest.CaptureFixture[str]):
     """Run the command line in-process: its exit code, standard output and standard error."""
     from pyengine.cli import main

@@ -42,16 +42,6 @@ def _write(folder: Path, data: dict[str, Any]) -> Path:
     return folder
 
 
-@pytest.fixture
-def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    """A store of the test's own, forgotten by the process before and after."""
-    path = tmp_path / "catalog.sqlite"
-    monkeypatch.setenv(store.STORE_ENV, str(path))
-    store.forget_open_sources()
-    yield path
-    store.forget_open_sources()
-
-
 def _refused(folder: Path, replace: bool = False) -> InputError:
     """The error an import of `folder` ends in (it must end in one)."""
     with pytest.raises(InputError) as raised:

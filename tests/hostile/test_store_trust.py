@@ -32,15 +32,6 @@ def _verdict() -> str | None:
     return question.got
 
 
-@pytest.fixture
-def own_store(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Path:
-    path = tmp_path / "catalog.sqlite"
-    monkeypatch.setenv(store.STORE_ENV, str(path))
-    store.forget_open_sources()
-    yield path
-    store.forget_open_sources()
-
-
 def test_a_reimport_is_seen_by_the_next_question_in_both_directions(own_store: Path) -> None:
     _import(unique=True)
     assert _verdict() == "illegal"
