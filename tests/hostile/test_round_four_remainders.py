@@ -138,10 +138,16 @@ def test_an_import_never_writes_a_store_that_is_not_a_regular_file(cli, kind: st
     assert Path("/dev/null").is_char_device()
 
 
-def test_a_stored_duel_card_lacking_a_count_is_a_damaged_store(cli, tmp_path: Path,
-                                                                monkeypatch: pytest.MonkeyPatch) -> None:
+@pytest.mark.parametrize(("card", "damage", "scenario"), [
+    ("1.5", lambda extra: next(e for e in extra["effects"] if "move_count" in e).pop("move_count"),
+     "real_card_ring.yaml"),
+    ("barad_dur", lambda extra: extra.pop("skills"), "real_cards.yaml"),
+    ("elves.1", lambda extra: extra.pop("effect"), "real_alliance_tokens.yaml"),
+])
+def test_a_stored_duel_record_lacking_a_field_is_a_damaged_store(cli, tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
+                                                                 card: str, damage: object, scenario: str) -> None:
     """The review of issue 62: a store record of a blue card without its move count answered 2 Ring steps where
-    the card gives 3, naming no rule (the count was read as 0)."""
+    the card gives 3, naming no rule (the count was read as 0); a tile or token lacking a field was a defect."""
     import json
     import sqlite3
 
@@ -153,11 +159,9 @@ def test_a_stored_duel_card_lacking_a_count_is_a_damaged_store(cli, tmp_path: Pa
     monkeypatch.setenv(STORE_ENV, str(own))
     assert cli("import", "vermihunter", str(DFM_DATA))[0] == 0
     with sqlite3.connect(own) as db:
-        (record,) = db.execute("SELECT record FROM cards WHERE source = 'vermihunter' AND id = '1.5'").fetchone()
+        (record,) = db.execute("SELECT record FROM cards WHERE source = 'vermihunter' AND id = ?", (card,)).fetchone()
         data = json.loads(record)
-        moving = [e for e in data["extra"]["effects"] if "move_count" in e]
-        assert moving, "card 1.5 moves on the Ring track in the data"
-        del moving[0]["move_count"]
-        db.execute("UPDATE cards SET record = ? WHERE source = 'vermihunter' AND id = '1.5'", (json.dumps(data),))
-    code, _, err = cli("check", str(ROOT / "tests" / "scenarios" / "dfm" / "real_card_ring.yaml"))
-    assert code == 2 and "card '1.5' of the catalog store is damaged" in err and "internal error" not in err, err
+        damage(data["extra"])  # type: ignore[operator]
+        db.execute("UPDATE cards SET record = ? WHERE source = 'vermihunter' AND id = ?", (json.dumps(data), card))
+    code, _, err = cli("check", str(ROOT / "tests" / "scenarios" / "dfm" / scenario))
+    assert code == 2 and f"card '{card}' of the catalog store is damaged" in err and "internal error" not in err, err

@@ -73,7 +73,7 @@ def stored(found: Any) -> Iterator[None]:
     an internal error."""
     try:
         yield
-    except (KeyError, TypeError, AttributeError) as exc:
+    except (KeyError, TypeError) as exc:
         raise InputError(f"card {found.id!r} of the catalog store is damaged: its data lacks {exc}", field=found.id,
                          expected="a store made by `pyengine import vermihunter PATH`: import it again") from None
 
@@ -192,19 +192,26 @@ def real_tiles(pool: list[Any]) -> list[Fact]:
     """The Landmark tiles among a catalog's real cards: each one's skill cost, the types of its effects and the
     counts of those the encodings apply (rules/dfm/card_skills.lp, card_effects.lp), by the tile's name. A tile
     whose units go elsewhere than its own region is not read as such: its placement is left out and named."""
-    facts = []
+    facts: list[Fact] = []
     for tile in (c for c in pool if c.type == "landmark_tile"):
-        facts += [fact("tile_skill_cost", tile.id, Const(s), n) for s, n in tile.extra["skills"].items()
-                  if s in SKILLS and n]
-        types = set()
-        for effect in tile.extra["effects"]:
-            kind = effect["type"]
-            own = effect.get("possible_regions_to_place", [tile.extra["region"]]) == [tile.extra["region"]]
-            if kind in TILE_FAMILIES and own:
-                field_name, family = TILE_FAMILIES[kind]
-                facts.append(fact("tile_count", tile.id, Const(family), effect[field_name]))
-            types.add(kind if own else "place_units_elsewhere")
-        facts += [fact("tile_effect", tile.id, Const(e)) for e in sorted(types)]
+        with stored(tile):
+            facts += _tile_facts(tile)
+    return facts
+
+
+def _tile_facts(tile: Any) -> list[Fact]:
+    """One real Landmark tile's facts (real_tiles)."""
+    facts = [fact("tile_skill_cost", tile.id, Const(s), n) for s, n in tile.extra["skills"].items()
+             if s in SKILLS and n]
+    types = set()
+    for effect in tile.extra["effects"]:
+        kind = effect["type"]
+        own = effect.get("possible_regions_to_place", [tile.extra["region"]]) == [tile.extra["region"]]
+        if kind in TILE_FAMILIES and own:
+            field_name, family = TILE_FAMILIES[kind]
+            facts.append(fact("tile_count", tile.id, Const(family), effect[field_name]))
+        types.add(kind if own else "place_units_elsewhere")
+    facts += [fact("tile_effect", tile.id, Const(e)) for e in sorted(types)]
     return facts
 
 
@@ -212,38 +219,46 @@ def real_tokens(pool: list[Any]) -> list[Fact]:
     """The Alliance tokens among a catalog's real cards (rules/dfm/alliance_tokens.lp), by id: each one's race, its
     once effect's type and, for the families the encodings apply, its count; or what it does for the rest of the
     game, the attribute it gives or the event that triggers its effect."""
-    facts = []
+    facts: list[Fact] = []
     for token in (c for c in pool if c.type == "alliance_token"):
-        extra = token.extra
-        facts.append(fact("token_race", token.id, Const(DATA_RACES.get(extra["race"], extra["race"]))))
-        if "attribute" in extra:
-            facts.append(fact("token_lasting", token.id, term("attribute", Const(extra["attribute"]))))
-        elif "trigger" in extra:
-            kind = extra["effect"]["type"]
-            facts.append(fact("token_lasting", token.id, term("trigger", Const(extra["trigger"]), Const(kind))))
-            if kind in TRIGGER_FAMILIES:
-                counted, family = TRIGGER_FAMILIES[kind]
-                facts.append(fact("token_trigger_count", token.id, Const(family),
-                                  counted if isinstance(counted, int) else extra["effect"][counted]))
-                facts += [fact("token_units_region", token.id, region)
-                          for region in extra["effect"].get("possible_regions_to_place", [])]
-            elif kind in TRIGGER_CHAPTER_FAMILIES:
-                counted, family = TRIGGER_CHAPTER_FAMILIES[kind]
-                facts += [fact("token_trigger_chapter_count", token.id, Const(family), chapter, n)
-                          for chapter, n in enumerate(extra["effect"][counted][:3], start=1)]
-        else:
-            kind = extra["effect"]["type"]
-            facts.append(fact("token_once", token.id, Const(kind)))
-            if kind == "place_units_on_central_board":
-                facts += [fact("token_units", token.id, extra["effect"]["units_to_place"]),
-                          *(fact("token_units_region", token.id, region)
-                            for region in extra["effect"]["possible_regions_to_place"])]
-            if kind in TOKEN_FAMILIES:
-                counted, family = TOKEN_FAMILIES[kind]
-                facts.append(fact("token_count", token.id, Const(family),
-                                  counted if isinstance(counted, int) else extra["effect"][counted]))
-            if kind == "multi_choice":
-                facts += token_picks(token.id, extra["effect"])
+        with stored(token):
+            facts += _token_facts(token)
+    return facts
+
+
+def _token_facts(token: Any) -> list[Fact]:
+    """One real Alliance token's facts (real_tokens)."""
+    facts: list[Fact] = []
+    extra = token.extra
+    facts.append(fact("token_race", token.id, Const(DATA_RACES.get(extra["race"], extra["race"]))))
+    if "attribute" in extra:
+        facts.append(fact("token_lasting", token.id, term("attribute", Const(extra["attribute"]))))
+    elif "trigger" in extra:
+        kind = extra["effect"]["type"]
+        facts.append(fact("token_lasting", token.id, term("trigger", Const(extra["trigger"]), Const(kind))))
+        if kind in TRIGGER_FAMILIES:
+            counted, family = TRIGGER_FAMILIES[kind]
+            facts.append(fact("token_trigger_count", token.id, Const(family),
+                              counted if isinstance(counted, int) else extra["effect"][counted]))
+            facts += [fact("token_units_region", token.id, region)
+                      for region in extra["effect"].get("possible_regions_to_place", [])]
+        elif kind in TRIGGER_CHAPTER_FAMILIES:
+            counted, family = TRIGGER_CHAPTER_FAMILIES[kind]
+            facts += [fact("token_trigger_chapter_count", token.id, Const(family), chapter, n)
+                      for chapter, n in enumerate(extra["effect"][counted][:3], start=1)]
+    else:
+        kind = extra["effect"]["type"]
+        facts.append(fact("token_once", token.id, Const(kind)))
+        if kind == "place_units_on_central_board":
+            facts += [fact("token_units", token.id, extra["effect"]["units_to_place"]),
+                      *(fact("token_units_region", token.id, region)
+                        for region in extra["effect"]["possible_regions_to_place"])]
+        if kind in TOKEN_FAMILIES:
+            counted, family = TOKEN_FAMILIES[kind]
+            facts.append(fact("token_count", token.id, Const(family),
+                              counted if isinstance(counted, int) else extra["effect"][counted]))
+        if kind == "multi_choice":
+            facts += token_picks(token.id, extra["effect"])
     return facts
 
 
