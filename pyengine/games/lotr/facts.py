@@ -8,11 +8,15 @@ from functools import lru_cache
 from typing import Any
 
 from pyengine.core import kb as kbase
-from pyengine.core.asp import Const, Fact, fact
+from pyengine.core.asp import Const, Fact, Term, Value, fact, term
 from pyengine.core.catalog import Card, Catalog, MemoryCatalog
 from pyengine.core.text import exact_title, title_key
 from pyengine.games.common.facts import CardFacts
+from pyengine.games.lotr import filters
 from pyengine.games.lotr.state import ABILITIES, NAME, PHASES, State
+
+# A tree node's combinator as rules/lotr/filters.lp names it (`not` is a word clingo reserves).
+NODE_NAMES = {"and": "all_of", "or": "any_of", "not": "negation", "attached": "attached"}
 
 
 @lru_cache(maxsize=65536)
@@ -37,11 +41,9 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ..
         out.append(fact("card_race", c, card.race))
     if card.culture:
         out.append(fact("card_culture", c, card.culture.lower()))
-    for ability, parts in sorted(card.extra.get("ability_filters", {}).items()):
-        for kind, value in parts:
-            # A type is a name of the encodings (card_type/2 holds constants); the other kinds are text.
-            shown = title_key(value) if kind == "title" else Const(value) if kind == "type" else value
-            out.append(fact("card_filter", c, Const(ability), Const(kind), shown))
+    for ability, tree in sorted(card.extra.get("ability_filters", {}).items()):
+        out += _tree_facts(c, Const(ability), tree)
+    out += _play_term_facts(card)
     out.append(fact("stored_title", c, exact_title(card.stored_title or card.title)))
     if card.split:
         out.append(fact("card_split", c, card.split))
@@ -53,6 +55,56 @@ def _card_fact_lines(card: Card, translated_title: str | None) -> tuple[Fact, ..
     if translated_title is not None:
         out.append(fact("alias_key", c, title_key(translated_title)))
     return tuple(out)
+
+
+def _tree_facts(card_id: str, use: Value, tree: list[Any]) -> list[Fact]:
+    """The facts of the filter tree card `card_id` uses for `use` (an ability, its target, a requirement): its root
+    and each node, a node named by the card, the use and its path in the tree."""
+    root = f"{card_id}/{use}" if not isinstance(use, Term) else f"{card_id}/{use.name}/{use.args[0]}"
+    out = [fact("filter_root", card_id, use, root)]
+
+    def node(tree: list[Any], name: str) -> None:
+        kind = tree[0]
+        if kind == "test":
+            out.append(fact("filter_test", name, Const(tree[1]), tree[2]))
+        elif kind == "unread":
+            out.append(fact("filter_unread", name, str(tree[1])))
+        else:
+            out.append(fact("filter_node", name, Const(NODE_NAMES[kind])))
+            for index, part in enumerate(tree[1] if kind in ("and", "or") else [tree[1]]):
+                child = f"{name}.{index}"
+                out.append(fact("filter_part", name, child))
+                node(part, child)
+
+    node(tree, root)
+    return out
+
+
+def _play_term_facts(card: Card) -> list[Fact]:
+    """The facts of what the card's data says of playing it (pyengine.games.lotr.terms) and the printed words filters
+    test."""
+    c, extra = card.id, card.extra
+    out = [fact("card_attribute", c, Const(kind), value) for kind, value in filters.card_attributes(card)]
+    if "file" in extra:  # an imported card: its data lists every attribute it has
+        out.append(fact("card_complete", c))
+    if "target" in extra:
+        out += _tree_facts(c, Const("target"), extra["target"])
+    if "twilight" in extra:
+        out.append(fact("card_twilight", c, extra["twilight"]))
+    for index, (kind, *rest) in enumerate(extra.get("requirements", [])):
+        if kind == "unread":
+            out.append(fact("card_requirement_unread", c, str(rest[0])))
+        else:
+            out.append(fact("card_requirement", c, index, Const(kind), rest[1]))
+            out += _tree_facts(c, term("requirement", index), rest[0])
+    out += [fact("card_cost", c, str(kind)) for kind in extra.get("costs", [])]
+    if extra.get("can_start_with_ring"):
+        out.append(fact("card_starts_with_ring", c))
+    out += [fact("card_own_cost_change", c, str(kind)) for kind in extra.get("own_cost_changes", [])]
+    out += [fact("card_play_modifier", c, str(kind)) for kind in extra.get("play_modifiers", [])]
+    out += [fact("ability_condition", c, Const(ability), str(label))
+            for ability, labels in sorted(extra.get("ability_conditions", {}).items()) for label in labels]
+    return out
 
 
 def card_facts(card: Card, catalog: Catalog) -> tuple[Fact, ...]:

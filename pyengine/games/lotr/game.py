@@ -27,7 +27,10 @@ class Lotr(CardGame):
         "stored_title", "card_split", "card_ability", "instance", "in_zone", "inactive", "wounds", "stacked_on",
         "phase", "fellowship_player", "player", "question", "q_play", "q_via", "q_plays", "q_heal",
         "q_killed", "q_coexist", "q_card", "deck_part", "document_ability", "document_split", "ability_reading",
-        "ability_filter", "card_race", "card_culture", "card_filter", "marked_active",
+        "ability_filter", "card_race", "card_culture", "marked_active", "filter_root", "filter_node", "filter_part",
+        "filter_test", "filter_unread", "card_attribute", "card_twilight", "card_requirement",
+        "card_requirement_unread", "card_cost", "card_own_cost_change", "card_play_modifier", "ability_condition",
+        "card_starts_with_ring", "card_complete",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
         "q_stack_via_instance", "card_ability_phase", "q_play_on", "unique_limit"}
     # The file of rules/lotr/ showing which instances in play the rules find active (conformance packs).
@@ -35,11 +38,13 @@ class Lotr(CardGame):
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "identity.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
-        "play": ("play.lp", "dead_pile.lp", "at_most.lp"), "heal": ("heal.lp",), "killed": ("killed.lp",),
+        "play": ("play.lp", "dead_pile.lp", "at_most.lp", "filters.lp", "bearer.lp", "requirements.lp"),
+        "heal": ("heal.lp",), "killed": ("killed.lp",),
         "ends_in": ("killed.lp",),
         "deck": ("deck.lp",),
         "coexist": ("play.lp", "coexist.lp", "deck.lp"), "card": ("card_data.lp",),
-        "plays": ("play.lp", "dead_pile.lp", "at_most.lp", "plays.lp"), "stack": ("stack.lp",),
+        "plays": ("play.lp", "dead_pile.lp", "at_most.lp", "filters.lp", "bearer.lp", "requirements.lp", "plays.lp"),
+        "stack": ("stack.lp", "filters.lp"),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
         "play": {"instance", "via", "on"},

@@ -2,7 +2,9 @@
 
 It keeps what the uniqueness rules and the explanations need: title (GEMP's stored title and the printed one),
 subtitle, uniqueness (including the unofficial "at most N" values), side, type, culture, collector's info,
-and the errata/variant links. GEMP disambiguates two same-titled cards by editing one title (`Orc Pursuer(2)`);
+and the errata/variant links; and what the data says of playing a card (pyengine.games.lotr.terms: its target,
+requirements, costs, twilight, keywords, classes and signet, and the filter of each effect it plays or stacks
+cards through, read into trees by pyengine.games.lotr.filters). GEMP disambiguates two same-titled cards by editing one title (`Orc Pursuer(2)`);
 the printed title is restored here and the stored one kept, because the document decides which clashes are
 separate cards (facts/lotr/card_facts.lp), not the importer.
 """
@@ -11,7 +13,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter, defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -22,8 +24,10 @@ from pyengine.core.catalog import Card
 from pyengine.core.errors import InputError, closest
 from pyengine.core.text import title_key
 from pyengine.core.yamlio import MAX_FILE_BYTES, check_data, read_input
+from pyengine.games.lotr import filters
 from pyengine.games.lotr.facts import check_cards
 from pyengine.games.lotr.state import TYPES
+from pyengine.games.lotr.terms import census_rows, effect_nodes, entry_conditions, play_terms
 
 SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
          "shadow": "shadow"}
@@ -49,81 +53,31 @@ IGNORING = {"plays_from_hand": "plays_from_hand_ignoring_dead_pile",
             "plays_from_dead_pile": "bypasses_dead_pile_copies"}
 # Words of an effect type that touch uniqueness: an effect type with one of them that is not understood is reported.
 TOUCHING = ("play", "stack", "deadpile", "remove")
-# Words of a `select:` filter the rules can check: races and card types.
-RACES = {"elf", "dwarf", "hobbit", "man", "wizard", "ent", "orc", "uruk-hai", "nazgul", "troll", "balrog", "spider",
-         "wraith", "creature", "half-troll", "maia", "crebain", "warg", "easterling", "southron"}
-
-
-def _effect_nodes(node: Any, depth: int = 0) -> list[dict[str, Any]]:
-    """Every mapping with a `type` in a card's effect script (bounded in depth: the scripts nest a few levels)."""
-    if depth > 40:
-        return []
-    found = []
-    if isinstance(node, dict):
-        if isinstance(node.get("type"), str):
-            found.append(node)
-        for value in node.values():
-            found += _effect_nodes(value, depth + 1)
-    elif isinstance(node, list):
-        for value in node:
-            found += _effect_nodes(value, depth + 1)
-    return found
-
-
-def _filter(select: Any) -> list[list[str]]:
-    """The parts of a `select:` expression the rules can check, as [kind, value] (race, type, culture, title), and
-    the rest as [unchecked, text]; a filter that is not `choose(...)` is kept whole as unchecked."""
-    text = str(select).strip() if select is not None else ""
-    match = re.fullmatch(r"choose\((.*)\)", text)
-    if not match:
-        return [["unchecked", text]] if text else []
-    parts, depth, current = [], 0, ""
-    for char in match[1]:
-        if char == "," and depth == 0:
-            parts.append(current.strip())
-            current = ""
-            continue
-        depth += (char == "(") - (char == ")")
-        current += char
-    parts.append(current.strip())
-    found = []
-    for part in parts:
-        word = part.lower()
-        named = re.fullmatch(r"(culture|name)\((.+)\)", part)
-        if word in RACES:
-            found.append(["race", word])
-        elif word in TYPES:
-            found.append(["type", word])
-        elif named:
-            found.append(["culture" if named[1] == "culture" else "title", named[2].strip().lower()
-                          if named[1] == "culture" else named[2].strip()])
-        elif part:
-            found.append(["unchecked", part])
-    return found
-
-
-def _ability_entries(effects: Any) -> list[tuple[str | None, list[dict[str, Any]]]]:
+def _ability_entries(effects: Any) -> list[tuple[str | None, list[dict[str, Any]], list[str]]]:
     """Each entry of a card's effect script with the phase it is used in (an activated ability's `phase:`, in
-    lower case; None for the rest) and the effect nodes it holds."""
+    lower case; None for the rest), the effect nodes it holds and its requirement and cost types."""
     entries = effects if isinstance(effects, list) else [effects]
     found = []
     for entry in entries:
         phase = entry.get("phase") if isinstance(entry, dict) and str(entry.get("type")).lower() == "activated" \
             else None
         found.append((phase.strip().lower() if isinstance(phase, str) and phase.strip() else None,
-                      _effect_nodes(entry)))
+                      effect_nodes(entry), entry_conditions(entry)))
     return found
 
 
-def abilities(effects: Any) -> tuple[tuple[str, ...], dict[str, list[list[str]]], list[str], dict[str, list[str]]]:
-    """The abilities a card's effect script gives it that touch uniqueness, the filter of each, the effect
-    types it has that mention play, stack, the dead pile or removal without being understood, and the phases each
-    ability is used in where every entry giving it is an activated ability of a named phase."""
-    found: dict[str, list[list[str]]] = {}
+def abilities(effects: Any, card_id: str) -> tuple[tuple[str, ...], dict[str, Any], list[str], dict[str, list[str]],
+                                                 dict[str, list[str]]]:
+    """The abilities a card's effect script gives it that touch uniqueness, the filter tree of each, the effect
+    types it has that mention play, stack, the dead pile or removal without being understood, the phases each
+    ability is used in where every entry giving it is an activated ability of a named phase, and the requirement and
+    cost types of the entries giving each."""
+    found: dict[str, Any] = {}
     phases: dict[str, list[str]] = {}
     unphased = set()
     unknown = []
-    for phase, nodes in _ability_entries(effects):
+    conditions: dict[str, list[str]] = {}
+    for phase, nodes, entry_terms in _ability_entries(effects):
         for node in nodes:
             kind = node["type"].lower()
             if kind in PLAY_EFFECTS:
@@ -132,18 +86,21 @@ def abilities(effects: Any) -> tuple[tuple[str, ...], dict[str, list[list[str]]]
                     else [ability]
                 select = node.get("select") or node.get("filter")
             elif kind in STACK_EFFECTS:
-                names, select = ["stacks_cards"], node.get("select")
+                names, select = ["stacks_cards"], node.get("select") or node.get("filter")
             else:
                 if any(word in kind for word in TOUCHING):
                     unknown.append(kind)
                 continue
             for name in names:
-                found.setdefault(name, _filter(select))
+                found.setdefault(name, filters.parse(select, card_id) if select is not None else ["and", []])
+                conditions.setdefault(name, [])
+                conditions[name] += [t for t in entry_terms if t not in conditions[name]]
                 if phase is None:
                     unphased.add(name)
                 elif phase not in phases.setdefault(name, []):
                     phases[name].append(phase)
-    return tuple(sorted(found)), found, unknown, {n: p for n, p in phases.items() if n not in unphased}
+    return (tuple(sorted(found)), found, unknown, {n: p for n, p in phases.items() if n not in unphased},
+            {n: c for n, c in conditions.items() if c})
 
 
 def _type(raw: str) -> str:
@@ -182,7 +139,7 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         raise InputError(f"card {card_id} has unique: {unique!r}", file=file, field=f"{card_id}.unique",
                          expected=f"true, false, or a whole number up to {MAX_NUMBER}")
     title, variant = printed_title(stored.strip())
-    derived = abilities(entry.get("effects"))
+    derived = abilities(entry.get("effects"), card_id)
     raw_side = entry.get("side")
     culture = str(entry["culture"]).strip().lower() if entry.get("culture") else None
     side = SIDES.get(str(raw_side).strip().lower()) if raw_side else CULTURE_SIDES.get(culture or "")
@@ -197,6 +154,8 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         abilities=derived[0],
         extra={"official": official, "file": file, "ability_filters": derived[1], "unknown_effects": derived[2],
                **({"ability_phases": derived[3]} if derived[3] else {}),
+               **({"ability_conditions": derived[4]} if derived[4] else {}),
+               **play_terms(entry, card_id),
                **({"unique_limit": unique} if isinstance(unique, int) and not isinstance(unique, bool) else {}),
                **({"title_edit": variant} if variant else {}),
                **({"side_from_culture": True} if side and not raw_side else {}),
@@ -204,8 +163,20 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
     )
 
 
-def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -> list[Card]:
-    """Every card of a GEMP `cards/` folder (or of the repository above it)."""
+def census_terms(root: Path, progress: Callable[[int, int], None] | None = None
+                 ) -> Iterator[tuple[str, list[tuple[str, str, str, str]]]]:
+    """Each card of a GEMP folder with the census rows of its terms (pyengine.games.lotr.terms.census_rows), read
+    as the import reads it."""
+    for path, data in _card_files(root, progress):
+        base = root / "cards" if (root / "cards").is_dir() else root
+        official = str(path.relative_to(base)).split("/")[0] == "official"
+        for card_id, entry in data.items():
+            card = _card(str(card_id), entry, official, str(path))
+            yield card.id, census_rows(entry, card.extra)
+
+
+def _card_files(root: Path, progress: Callable[[int, int], None] | None) -> Iterator[tuple[Path, dict[str, Any]]]:
+    """Each GEMP card file of a `cards/` folder (or of the repository above it), read and checked."""
     if (root / "cards").is_dir():
         root = root / "cards"
     if not root.is_dir():
@@ -214,9 +185,7 @@ def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -
     if not files:
         raise InputError("no .hjson card files found", file=str(root),
                          expected="GEMP's cards/ folder (official/setNN/*.hjson, unofficial/...)")
-    cards: dict[str, Card] = {}
     for index, path in enumerate(files, 1):
-        relative = str(path.relative_to(root))
         text = read_input(path, "card file")
         try:
             data = hjson.loads(text)
@@ -229,15 +198,23 @@ def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -
         check_data(data, str(path), MAX_FILE_BYTES)  # a NUL or lone surrogate in any text, named by its field
         if not isinstance(data, dict):
             raise InputError("not a mapping of card ids to cards", file=str(path), expected="a GEMP card file")
-        official = relative.split("/")[0] == "official"
+        yield path, data
+        if progress:
+            progress(index, len(files))
+
+
+def read_cards(root: Path, progress: Callable[[int, int], None] | None = None) -> list[Card]:
+    """Every card of a GEMP `cards/` folder (or of the repository above it)."""
+    base = root / "cards" if (root / "cards").is_dir() else root
+    cards: dict[str, Card] = {}
+    for path, data in _card_files(root, progress):
+        official = str(path.relative_to(base)).split("/")[0] == "official"
         for card_id, entry in data.items():
             card = _card(str(card_id), entry, official, str(path))
             if card.id in cards:
                 raise InputError(f"card id {card.id} appears twice (also in {cards[card.id].extra['file']})",
                                  file=str(path), field=card.id, expected="one entry per card id")
             cards[card.id] = card
-        if progress:
-            progress(index, len(files))
     return list(cards.values())
 
 

@@ -14,6 +14,7 @@ from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
 from pyengine.core.resources import facts_dir
 from pyengine.games.common.reader import CardReader, check_read, read_builtin, unread_instance
+from pyengine.games.lotr import filters
 from pyengine.games.lotr.state import (
     ABILITIES,
     BEARER_TYPES,
@@ -74,8 +75,9 @@ def parse_card(fields: Fields, hypothetical: bool, resolve: Any = None) -> Card:
     )
 
 
-def _filters(fields: Fields) -> dict[str, list[list[str]]]:
-    """A card's `filters:`, {ABILITY: [[KIND, VALUE], ...]}, as GEMP's importer derives them from effect scripts."""
+def _filters(fields: Fields) -> dict[str, list[Any]]:
+    """A card's `filters:`, {ABILITY: [[KIND, VALUE], ...]}, each a filter all of whose tests must hold, as a filter
+    tree (pyengine.games.lotr.filters)."""
     sub = fields.sub("filters", set(ABILITIES))
     found: dict[str, list[list[str]]] = {}
     for ability in fields.mapping("filters"):
@@ -88,7 +90,7 @@ def _filters(fields: Fields) -> dict[str, list[list[str]]]:
                 raise InputError(f"unknown card type {item[1]!r}", file=fields.file, line=line, column=column,
                                  field=path, expected="one of " + ", ".join(TYPES), suggestion=closest(item[1], TYPES))
             found.setdefault(str(ability), []).append([item[0], item[1]])
-    return found
+    return {ability: filters.flat(parts) for ability, parts in found.items()}
 
 
 def _phases(fields: Fields) -> dict[str, list[str]]:

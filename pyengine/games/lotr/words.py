@@ -52,4 +52,34 @@ class LotrWords(CardWords):
             return f"{self.describe(args[0], state)} counts as {self.describe(args[1], state)}"
         if evidence.name == "first" and len(args) == 2:
             return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
-        return str(evidence)
+        return _card_data_term(evidence) or self._instance_term(evidence, state) or str(evidence)
+
+    def _instance_term(self, evidence: clingo.Symbol, state: State) -> str | None:
+        """Evidence naming an instance and a term of its card's GEMP data."""
+        args = evidence.arguments
+        if evidence.name == "effect" and len(args) == 2:
+            return (f"{self.describe(clingo.Function('inst', [args[0]]), state)} has a GEMP {args[1].string} effect "
+                    "(not applied)")
+        if evidence.name == "starts_with_ring" and args:
+            return f"{self.describe(clingo.Function('card', [args[0]]), state)} can start the game as the Ring-bearer"
+        return None
+
+
+# What each term of a card's GEMP data, named as evidence, says (its GEMP name or value follows).
+_DATA_TERMS = {"filter": "the filter term `{}` (turns on what a table does not show)",
+               "twilight": "a twilight cost of {}", "cost": "a cost of GEMP type {}",
+               "cost_change": "its own twilight cost change (GEMP {})", "condition": "the ability's {}",
+               "requirement": "its play requirement {}"}
+
+
+def _card_data_term(evidence: clingo.Symbol) -> str | None:
+    """A term of a card's GEMP data named as evidence, in words."""
+    if evidence.name not in _DATA_TERMS or len(evidence.arguments) != 1:
+        return None
+    value = evidence.arguments[0]
+    if evidence.name == "requirement" and value.type == clingo.SymbolType.Number:
+        return f"its play requirement number {value.number + 1} (spotting cards, decided on the table)"
+    if evidence.name == "requirement":
+        return f"a play requirement of GEMP type {value.string if value.type == clingo.SymbolType.String else value}"
+    shown = value.string if value.type == clingo.SymbolType.String else str(value)
+    return _DATA_TERMS[evidence.name].format(shown)
