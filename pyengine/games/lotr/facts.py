@@ -66,7 +66,9 @@ def _tree_facts(card_id: str, use: Value, tree: list[Any]) -> list[Fact]:
     def node(tree: list[Any], name: str) -> None:
         kind = tree[0]
         if kind == "test":
-            out.append(fact("filter_test", name, Const(tree[1]), tree[2]))
+            # A type or a side is a name of the encodings (card_type/2 and side/2 hold constants).
+            value = Const(tree[2]) if tree[1] in ("type", "side") else tree[2]
+            out.append(fact("filter_test", name, Const(tree[1]), value))
         elif kind == "unread":
             out.append(fact("filter_unread", name, str(tree[1])))
         else:
@@ -84,13 +86,11 @@ def _play_term_facts(card: Card) -> list[Fact]:
     """The facts of what the card's data says of playing it (pyengine.games.lotr.terms) and the printed words filters
     test."""
     c, extra = card.id, card.extra
-    out = [fact("card_attribute", c, Const(kind), value) for kind, value in filters.card_attributes(card)]
-    if "file" in extra:  # an imported card: its data lists every attribute it has
-        out.append(fact("card_complete", c))
+    out = []
+    if "file" not in extra:  # a hand-written card may be silent on what an imported card's data lists in full
+        out.append(fact("card_incomplete", c))
     if "target" in extra:
         out += _tree_facts(c, Const("target"), extra["target"])
-    if "twilight" in extra:
-        out.append(fact("card_twilight", c, extra["twilight"]))
     for index, (kind, *rest) in enumerate(extra.get("requirements", [])):
         if kind == "unread":
             out.append(fact("card_requirement_unread", c, str(rest[0])))
@@ -105,6 +105,26 @@ def _play_term_facts(card: Card) -> list[Fact]:
     out += [fact("ability_condition", c, Const(ability), str(label))
             for ability, labels in sorted(extra.get("ability_conditions", {}).items()) for label in labels]
     return out
+
+
+def test_kinds(card: Card) -> set[str]:
+    """The kinds of test the filter trees of a card's data hold (its target, abilities and requirements)."""
+    trees = [card.extra["target"]] if "target" in card.extra else []
+    trees += list(card.extra.get("ability_filters", {}).values())
+    trees += [r[1] for r in card.extra.get("requirements", []) if r[0] != "unread"]
+    return {leaf[1] for tree in trees for leaf in filters.leaves(tree) if leaf[0] == "test"}
+
+
+def consulted_facts(cards: dict[str, Card], played: set[str]) -> list[Fact]:
+    """The facts of the cards' data that only a filter test or a play consults, written where one can: printed
+    keywords, possession classes and signets where some tree tests that kind; the twilight cost of the cards
+    played (`played`), and of every card where some tree tests it."""
+    kinds = set().union(*(test_kinds(card) for card in cards.values())) if cards else set()
+    out = [fact("card_attribute", card.id, Const(kind), value) for card in cards.values()
+           for kind, value in filters.card_attributes(card) if kind in kinds]
+    costed = cards if kinds & {"max_twilight", "min_twilight"} else {c: cards[c] for c in played if c in cards}
+    return out + [fact("card_twilight", c, card.extra["twilight"]) for c, card in costed.items()
+                  if "twilight" in card.extra]
 
 
 def card_facts(card: Card, catalog: Catalog) -> tuple[Fact, ...]:
@@ -139,6 +159,19 @@ class LotrFacts(CardFacts):
     """A Lord of the Rings TCG table and its questions as facts, and its instances and turn as a pack records them."""
 
     card_facts = staticmethod(card_facts)
+
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
+        """As for every card game, with the facts of the cards' data that only a test or a play consults
+        (consulted_facts): a play's card, or, for a player's plays, every card of the player's."""
+        out = super().facts(state, questions)
+        cards = {inst.card.id: inst.card for inst in state.instances.values()}
+        played = {state.instances[p["instance"]].card.id for _q, kind, p in questions if kind == "play"}
+        played |= {inst.card.id for _q, kind, p in questions if kind == "plays" for inst in state.instances.values()
+                   if inst.owner == p["player"]}
+        for _q, _kind, params in questions:
+            if params.get("via") is not None:
+                cards[params["via"].id] = params["via"]
+        return out + consulted_facts(cards, played)
 
     def state_facts(self, state: State, cards: dict[str, Card]) -> list[Fact]:
         """The facts of the players, the current site, each instance and the turn; each instance's card added to
@@ -175,7 +208,7 @@ class LotrFacts(CardFacts):
         if kind == "play":
             if params["via"] is not None:
                 cards[params["via"].id] = params["via"]
-                out.append(fact("q_via", q, params["via"].id))
+                out += [fact("q_via", q, params["via"].id), fact("asked_with", params["instance"], params["via"].id)]
             if params["via_instance"] is not None:
                 out.append(fact("q_via_instance", q, params["via_instance"]))
             if params["on"] is not None:
@@ -189,9 +222,10 @@ class LotrFacts(CardFacts):
             out.append(fact("q_ends", q, params["instance"], Const(params["event"]), params["of"]))
         elif kind == "stack":
             out.append(fact("q_stack", q, params["instance"], params["on"]))
+            out.append(fact("asked_with", params["instance"], state.instances[params["on"]].card.id))
             if params["via"] is not None:
                 cards[params["via"].id] = params["via"]
-                out.append(fact("q_stack_via", q, params["via"].id))
+                out += [fact("q_stack_via", q, params["via"].id), fact("asked_with", params["instance"], params["via"].id)]
             if params["via_instance"] is not None:
                 out.append(fact("q_stack_via_instance", q, params["via_instance"]))
         elif kind == "card":

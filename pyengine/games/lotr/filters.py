@@ -41,8 +41,10 @@ KEYWORDS = {re.sub(r"[^a-z0-9]", "", k) for k in _KEYWORD_WORDS}
 # Possession classes (GEMP's PossessionClass), by their word keys; `weapon` is either kind of weapon.
 ITEM_CLASSES = {"handweapon", "rangedweapon", "mount", "armor", "ring", "shield", "staff", "pipe", "cloak", "helm",
                 "palantir", "bracers", "phial", "box", "brooch", "gauntlets", "horn"}
-# The Wraith culture's other name in filters.
-CULTURE_NAMES = {"ringwraith": "wraith"}
+# Races and cultures as a card's data names them (card_race/2 and card_culture/2 hold them in lower case), where
+# the word key differs; the Wraith culture's other name in filters.
+RACE_NAMES = {"urukhai": "uruk-hai", "halftroll": "half-troll"}
+CULTURE_NAMES = {"ringwraith": "wraith", "urukhai": "uruk-hai", "fallenrealms": "fallen realms"}
 # Terms a table of the knowledge base cannot decide: what they test is not in a state (strength as modified,
 # who controls a site, what was played this turn...) or depends on who asks. Any other unknown word is unread too.
 _SELECTORS = re.compile(r"^(choose|all|random)\((.*)\)$", re.DOTALL)
@@ -84,7 +86,7 @@ def _word(part: str, card_id: str, title: str | None) -> Tree:
     """A parameterless term."""
     key = word_key(part)
     if key in RACES:
-        return ["test", "race", key]
+        return ["test", "race", RACE_NAMES.get(key, key)]
     if key in TYPE_WORDS:
         return ["test", "type", TYPE_WORDS[key]]
     if key == "character":
@@ -128,7 +130,7 @@ def _call(name: str, argument: str, card_id: str, title: str | None, depth: int)
     if key == "culture":
         return ["test", "culture", CULTURE_NAMES.get(word_key(argument), word_key(argument))]
     if key == "race":
-        return ["test", "race", word_key(argument)]
+        return ["test", "race", RACE_NAMES.get(word_key(argument), word_key(argument))]
     if key == "side":
         side = _side(argument)
         return ["test", "side", side] if side else ["unread", f"{name}({argument})"]
@@ -160,9 +162,11 @@ def parse(text: Any, card_id: str, title: str | None = None, depth: int = 0) -> 
 def flat(parts: list[list[str]]) -> Tree:
     """The tree of a hand-written filter: a list of [kind, value] tests, all of which must hold (kind `unchecked`:
     a term the rules cannot read)."""
+    names = {"race": RACE_NAMES, "culture": CULTURE_NAMES}
     return ["and", [["unread", value] if kind == "unchecked" else
-                    ["test", kind, title_key(value) if kind == "title" else word_key(value)
-                     if kind in ("race", "culture") else value] for kind, value in parts]]
+                    ["test", kind, title_key(value) if kind == "title" else
+                     names[kind].get(word_key(value), word_key(value)) if kind in names else value]
+                    for kind, value in parts]]
 
 
 def leaves(tree: Tree) -> list[Tree]:
@@ -174,17 +178,10 @@ def leaves(tree: Tree) -> list[Tree]:
 
 
 def card_attributes(card: Any) -> list[tuple[str, str]]:
-    """What a card shows to a filter's tests, as (kind, word key): its type, race, culture, side, title, printed
-    keywords, possession classes and signet, whether it is unique, and its id (for `self`)."""
+    """What a card shows to a filter's tests beyond the facts every card has (its type, title, race, culture, side
+    and uniqueness): its printed keywords, possession classes and signet, as (kind, word key)."""
     extra = card.extra
-    found = [("type", card.type), ("title", title_key(card.title)), ("card", card.id)]
-    found += [(kind, word_key(value)) for kind, value in (("race", card.race), ("culture", card.culture))
-              if value]
-    if card.side:
-        found.append(("side", card.side))
-    if card.unique and extra.get("unique_limit", 1) == 1:
-        found.append(("unique", "unique"))
-    found += [("keyword", word) for word in extra.get("keywords", [])]
+    found = [("keyword", word) for word in extra.get("keywords", [])]
     found += [("item_class", word) for word in extra.get("item_classes", [])]
     if extra.get("signet"):
         found.append(("signet", extra["signet"]))
