@@ -225,7 +225,8 @@ class LotrFacts(CardFacts):
             out.append(fact("asked_with", params["instance"], state.instances[params["on"]].card.id))
             if params["via"] is not None:
                 cards[params["via"].id] = params["via"]
-                out += [fact("q_stack_via", q, params["via"].id), fact("asked_with", params["instance"], params["via"].id)]
+                out += [fact("q_stack_via", q, params["via"].id),
+                        fact("asked_with", params["instance"], params["via"].id)]
             if params["via_instance"] is not None:
                 out.append(fact("q_stack_via_instance", q, params["via_instance"]))
         elif kind == "card":

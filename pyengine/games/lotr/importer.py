@@ -4,9 +4,9 @@ It keeps what the uniqueness rules and the explanations need: title (GEMP's stor
 subtitle, uniqueness (including the unofficial "at most N" values), side, type, culture, collector's info,
 and the errata/variant links; and what the data says of playing a card (pyengine.games.lotr.terms: its target,
 requirements, costs, twilight, keywords, classes and signet, and the filter of each effect it plays or stacks
-cards through, read into trees by pyengine.games.lotr.filters). GEMP disambiguates two same-titled cards by editing one title (`Orc Pursuer(2)`);
-the printed title is restored here and the stored one kept, because the document decides which clashes are
-separate cards (facts/lotr/card_facts.lp), not the importer.
+cards through, read into trees by pyengine.games.lotr.filters). GEMP disambiguates two same-titled cards by
+editing one title (`Orc Pursuer(2)`); the printed title is restored here and the stored one kept, because the
+document decides which clashes are separate cards (facts/lotr/card_facts.lp), not the importer.
 """
 
 from __future__ import annotations
