@@ -7,7 +7,7 @@ from __future__ import annotations
 from functools import lru_cache
 from typing import Any
 
-from pyengine.core.asp import Const, Fact, fact, term
+from pyengine.core.asp import Const, Fact, Term, fact, term
 from pyengine.core.catalog import Card, Catalog
 from pyengine.core.text import title_key
 from pyengine.games.common.facts import CardFacts
@@ -18,6 +18,14 @@ def loose_key(text: str) -> str:
     """A name with case, accents, spaces, hyphens and punctuation removed (Yellowjacket = Yellow Jacket); the
     letters and digits of every script are kept."""
     return "".join(ch for ch in title_key(text) if ch.isalnum())
+
+
+def ability_term(ability: list[str]) -> Const | Term:
+    """An ability of a card's text ([kind], [kind, NAME or TRAIT], or [puts_typed, NAME, TYPE]) as the term
+    card_ability/2 holds."""
+    if len(ability) == 1:
+        return Const(ability[0])
+    return term(ability[0], title_key(ability[1]), *(Const(a) for a in ability[2:]))
 
 
 @lru_cache(maxsize=65536)
@@ -41,8 +49,10 @@ def _card_fact_lines(card: Card, alter_ego: str | None) -> tuple[Fact, ...]:
     if card.extra.get("text_unread"):
         out.append(fact("text_unread", c))
     for ability in card.extra.get("abilities") or []:
-        kind = Const(ability[0]) if len(ability) == 1 else term(ability[0], title_key(ability[1]))
-        out.append(fact("card_ability", c, kind))
+        out.append(fact("card_ability", c, ability_term(ability)))
+    for ability, zone in card.extra.get("ability_zones") or []:
+        out.append(fact("card_ability_from", c, ability_term(ability), Const(zone)))
+    out += [fact("card_trait", c, t) for t in card.extra.get("traits") or []]
     for a, b in card.extra.get("person_aliases") or []:
         out += [fact("person_alias", title_key(a), title_key(b)),
                 fact("person_alias_loose", loose_key(a), loose_key(b))]
@@ -104,6 +114,8 @@ class MarvelFacts(CardFacts):
                 out.append(fact("q_via", q, params["via"].id))
             if params.get("via_instance") is not None:
                 out.append(fact("q_via_instance", q, params["via_instance"]))
+            if params.get("arriving") is not None:
+                out.append(fact("q_arriving", q, params["arriving"]))
         elif kind == "deck":
             out += self._deck(state, q, params, cards)
         return out

@@ -27,7 +27,7 @@ class Marvel(CardGame):
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
         "q_coexist", "deck_card", "deck_code", "copies_each", "signature", "deck_face", "q_reveal", "q_put_into_play",
         "q_plays", "person_alias", "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face",
-        "text_unread", "q_via_instance"}
+        "text_unread", "q_via_instance", "card_ability_from", "card_trait", "q_arriving"}
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {

@@ -11,9 +11,8 @@ from __future__ import annotations
 
 import difflib
 import json
-import re
 from collections import defaultdict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -24,6 +23,7 @@ from pyengine.core.text import title_key
 from pyengine.core.yamlio import MAX_FILE_BYTES, check_data, read_input
 from pyengine.games.marvel.facts import loose_key
 from pyengine.games.marvel.state import TYPES
+from pyengine.games.marvel.terms import ABILITY_RULES, card_traits, census_rows, pool_names, read_text
 
 PLAYER_EXCLUDED = {"encounter", "campaign"}
 
@@ -32,15 +32,7 @@ CARD_TYPES = TYPES
 
 # The fields of a card record that must be text, and those that must be whole numbers, when present.
 TEXT_FIELDS = ("code", "name", "subname", "type_code", "back_link", "faction_code", "set_code", "pack_code",
-               "duplicate_of", "text")
-
-# The shapes of printed text that touch the uniqueness rules, read into abilities (the text itself is never kept):
-# a card that, when it would enter play, discards the ally of its own name; a card that puts a card into play by
-# name. Any other text that speaks of entering play, or of putting into play, is reported as not classified.
-_MARKUP = re.compile(r"<[^>]+>|\[[a-z_]+\]")
-_DISCARDS_NAMED_ALLY = re.compile(r"would enter play, discard the (.+?) ally from play", re.IGNORECASE)
-_PUTS_BY_NAME = re.compile(r"\bputs? (?:the |1 )?(?:set-aside )?(.+?)(?: ally| minion)? into play\b", re.IGNORECASE)
-_ENTERS_PLAY = re.compile(r"enters? play|into play", re.IGNORECASE)
+               "duplicate_of", "text", "traits")
 NUMBER_FIELDS = ("deck_limit", "quantity")
 
 
@@ -104,18 +96,22 @@ def read_raw(root: Path, language: str = "de",
     return raw, translated
 
 
-def text_abilities(entry: dict[str, Any], names: set[str]) -> tuple[list[list[str]], bool]:
-    """The abilities a card's printed text gives it that touch uniqueness ([discards_same_named_ally],
-    [puts_into_play, NAME] for a NAME of the pool), and whether it speaks of entering play in a way not read."""
-    text = _MARKUP.sub("", entry.get("text") or "")
-    found: list[list[str]] = []
-    for named in _DISCARDS_NAMED_ALLY.findall(text):
-        if title_key(named) == title_key(entry["name"]):
-            found.append(["discards_same_named_ally"])
-    for named in _PUTS_BY_NAME.findall(text):
-        if title_key(named) in names:
-            found.append(["puts_into_play", named])
-    return found, not found and bool(_ENTERS_PLAY.search(text))
+def _text_extra(entry: dict[str, Any], names: frozenset[str]) -> dict[str, Any]:
+    """What a card's printed text and traits give it (terms.py, the classifier the census of terms shares): its
+    abilities, the encounter zones each takes its card from, its traits, and whether some mention of entering play
+    went unread."""
+    reading = read_text(entry, names)
+    extra: dict[str, Any] = {}
+    if reading.abilities:
+        extra["abilities"] = reading.abilities
+    if reading.zones:
+        extra["ability_zones"] = [[ability, zone] for ability, zone in reading.zones]
+    if reading.unread:
+        extra["text_unread"] = True
+    traits = card_traits(entry.get("traits"))
+    if traits:
+        extra["traits"] = traits
+    return extra
 
 
 def _copies_each(entry: dict[str, Any]) -> int | None:
@@ -148,16 +144,12 @@ def build_cards(raw: dict[str, dict], translated: dict[str, dict]) -> list[Card]
         if entry.get("set_code") and entry.get("type_code") in ("hero", "alter_ego"):
             by_set[entry["set_code"]].append(code)
     cards = []
-    pool_names = {title_key(e["name"]) for e in real.values()}
+    pool = pool_names(real.values())
     for code, entry in sorted(real.items()):
         kind = entry.get("type_code") or ""
         extra: dict[str, Any] = {k: entry[k] for k in ("deck_limit", "faction_code", "set_code", "pack_code", "hidden")
                                  if entry.get(k) is not None}
-        abilities, unread = text_abilities(entry, pool_names)
-        if abilities:
-            extra["abilities"] = abilities
-        if unread:
-            extra["text_unread"] = True
+        extra.update(_text_extra(entry, pool))
         extra["codes"] = reprints.get(code, [])
         if kind == "hero":
             limit = _copies_each(entry)
@@ -218,6 +210,18 @@ def person_variants(cards: list[Card]) -> list[dict[str, Any]]:
     return found
 
 
+def census_terms(root: Path, progress: Callable[[int, int], None] | None = None
+                 ) -> Iterator[tuple[str, list[tuple[str, str, str, str]]]]:
+    """Each card of a MarvelCDB data folder with the census rows of its printed text's terms (terms.census_rows:
+    kind, marker, read or named, the rules), read by the classifier the import uses (reprint stubs are their
+    originals)."""
+    raw, _ = read_raw(root, progress=progress)
+    real = [entry for entry in raw.values() if "name" in entry]
+    pool = pool_names(real)
+    for entry in sorted(real, key=lambda e: e["code"]):
+        yield entry["code"], census_rows(entry, pool)
+
+
 def read(root: Path, progress: Callable[[int, int], None] | None = None) -> tuple[list[Card], dict[str, Any]]:
     """Every card of a MarvelCDB data folder, and the data report."""
     raw, translated = read_raw(root, progress=progress)
@@ -274,7 +278,7 @@ def report(raw: dict[str, dict], translated: dict[str, dict], cards: list[Card])
         "person_groups": sorted({tuple(sorted(v["names"])) for v in variants}),
         "card_text_shapes": {
             shape: sorted(c.id for c in cards if any(a[0] == shape for a in c.extra.get("abilities") or []))
-            for shape in ("discards_same_named_ally", "puts_into_play")},
+            for shape in ABILITY_RULES if shape not in ("takes_from", "text_unread")},
         "card_text_not_classified": sorted(c.id for c in cards if c.extra.get("text_unread")),
         "two_card_identities": [{"hero": h.id, "title": h.title, "linked_faces": h.extra["linked_faces"]}
                                 for h in sorted(heroes.values(), key=lambda c: c.id) if h.extra.get("linked_faces")],
@@ -319,7 +323,7 @@ def report_lines(report: dict[str, Any]) -> list[str]:
     two = "; ".join(f"{h['hero']} {h['title']}: {', '.join(h['linked_faces'])}" for h in report["two_card_identities"])
     lines.append(f"two-card identities (a named card on the alter ego's back): {two}")
     shapes = report["card_text_shapes"]
-    read = "; ".join(f"{shape} {len(codes)} ({', '.join(codes)})" for shape, codes in shapes.items())
+    read = "; ".join(f"{shape} {len(codes)} ({', '.join(codes)})" for shape, codes in shapes.items() if codes)
     lines.append(f"card text read: {read}")
     lines.append(f"card text speaking of entering play, not classified: {len(report['card_text_not_classified'])}")
     return lines

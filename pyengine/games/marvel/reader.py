@@ -17,13 +17,15 @@ from pyengine.core.resources import facts_dir
 from pyengine.core.text import title_key
 from pyengine.games.common.reader import CardReader, read_builtin
 from pyengine.games.marvel.state import ENCOUNTER, ENCOUNTER_ZONES, FACES, TYPES, ZONES, Instance, State, faces
+from pyengine.games.marvel.terms import NAMED, TRAITED, WORDS, trait_key
 
 CATALOGS = ("builtin", "marvelsdb")
 CARD_FIELDS = {"id", "title", "subtitle", "unique", "type", "alter_ego", "forms", "deck_limit", "aliases",
-               "person_aliases", "abilities"}
+               "person_aliases", "abilities", "traits"}
 # Abilities a card's text gives it (rules/marvel/card_text.lp), as a hypothetical card declares them or the
-# MarvelCDB importer reads them: a word, or {puts_into_play: NAME}.
-ABILITIES = ("discards_same_named_ally", "puts_into_play")
+# MarvelCDB importer reads them (terms.py): a word, {puts_into_play: NAME}, {puts_if_absent: NAME} or
+# {puts_trait_minion: TRAIT}.
+ABILITIES = (*WORDS, *NAMED, *TRAITED)
 # How a table names a card of this game.
 REFERENCE = "a card code (01001a) or a name"
 
@@ -39,25 +41,29 @@ def parse_card(fields: Fields, hypothetical: bool) -> Card:
                              expected="two spellings of one person, e.g. [Greer Nelson, Greer Grant Nelson]")
         persons.append([str(n) for n in item])
     limit = fields.whole("deck_limit", -1, minimum=-1)
+    traits = [trait_key(str(t)) for t, *_ in fields.items("traits")]
     return Card(id=fields.text("id", required=True) or "", title=fields.title("title", required=True) or "",
                 subtitle=fields.title("subtitle"), unique=fields.flag("unique", False),
                 type=fields.choice("type", TYPES, required=True) or "", hypothetical=hypothetical, aliases=aliases,
                 extra={"alter_ego": fields.title("alter_ego"), "forms": forms, "abilities": _abilities(fields),
                        **({"deck_limit": limit} if limit >= 0 else {}),
-                       **({"person_aliases": persons} if persons else {})})
+                       **({"person_aliases": persons} if persons else {}),
+                       **({"traits": [t for t in traits if t]} if traits else {})})
 
 
 def _abilities(fields: Fields) -> list[list[str]]:
-    """A hypothetical card's abilities as [kind] or [puts_into_play, NAME]."""
+    """A hypothetical card's abilities as [kind], [kind, NAME] or [puts_trait_minion, TRAIT] (as a trait key)."""
     found = []
     for item, line, column, path in fields.items("abilities"):
-        if isinstance(item, dict) and list(item) == ["puts_into_play"] and isinstance(item["puts_into_play"], str):
-            found.append(["puts_into_play", item["puts_into_play"]])
-        elif item == "discards_same_named_ally":
+        kind = next(iter(item), None) if isinstance(item, dict) and len(item) == 1 else None
+        if kind in (*NAMED, *TRAITED) and isinstance(item[kind], str) and item[kind].strip():
+            found.append([kind, trait_key(item[kind]) if kind in TRAITED else item[kind]])
+        elif isinstance(item, str) and item in WORDS:
             found.append([item])
         else:
             raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                             expected="discards_same_named_ally, or {puts_into_play: NAME}",
+                             expected=f"one of {', '.join(WORDS)}, or {{KIND: NAME}} for "
+                                      f"{', '.join(NAMED)}, or {{puts_trait_minion: TRAIT}}",
                              suggestion=closest(str(item), ABILITIES))
     return found
 
@@ -207,13 +213,14 @@ class MarvelReader(CardReader):
             return self._identities(fields, state)
         if kind in ("reveal", "put_into_play"):
             ref = fields.require("card", "an encounter card")
-            if isinstance(ref, str) and ref in state.instances:
-                card = self._arriving_instance(state, fields, kind, ref)
+            arriving = ref if isinstance(ref, str) and ref in state.instances else None
+            if arriving is not None:
+                card = self._arriving_instance(state, fields, kind, arriving)
             else:
                 card = self.resolve(state, ref, fields, "card")
             via, via_instance = self.via(fields, state)
             return {"card": card, "player": fields.choice("player", state.players, required=True), "via": via,
-                    "via_instance": via_instance}
+                    "via_instance": via_instance, "arriving": arriving}
         return {"cards": self.two_cards(fields, state), "in": fields.choice("in", ("play", "deck"), default="play")}
 
     def _identities(self, fields: Fields, state: State) -> dict[str, Any]:
@@ -232,9 +239,10 @@ class MarvelReader(CardReader):
     @staticmethod
     def _arriving_instance(state: State, fields: Fields, kind: str, ref: str) -> Card:
         """The card of an encounter instance a reveal or put-into-play question names: a revealed card comes from
-        the encounter deck; a card put into play comes from anywhere but play (the deck, discard or set aside)."""
+        the encounter deck; a card put into play comes from anywhere but play (the deck, discard pile, set-aside
+        cards or the villain deck)."""
         instance = state.instances[ref]
-        wanted = ("deck",) if kind == "reveal" else ("deck", "discard", "set_aside")
+        wanted = ("deck",) if kind == "reveal" else ("deck", "discard", "set_aside", "villain_deck")
         if instance.owner != ENCOUNTER or instance.zone not in wanted:
             where = "the encounter's" if instance.owner == ENCOUNTER else f"{instance.owner}'s"
             raise fields.error("card", f"instance {ref!r} lies in {where} {instance.zone}",

@@ -17,8 +17,9 @@ TYPES = ("hero", "alter_ego", "ally", "minion", "villain", "support", "upgrade",
 ZONES = ("play", "hand", "deck", "discard")
 FACES = ("hero", "alter_ego")
 ENCOUNTER = "encounter"
-# The encounter's zones: its cards in play, the encounter deck, its discard pile and the cards set aside.
-ENCOUNTER_ZONES = ("play", "deck", "discard", "set_aside")
+# The encounter's zones: its cards in play, the encounter deck, its discard pile, the cards set aside and the
+# villain deck (the villains still to come, the next on top).
+ENCOUNTER_ZONES = ("play", "deck", "discard", "set_aside", "villain_deck")
 
 
 @dataclass
