@@ -17,7 +17,7 @@ from pyengine.core.files import check_out_folder, output_file, write_whole
 from pyengine.core.limits import DEFAULT_LIMITS
 from pyengine.core.resources import existing_dirs, scenario_dirs
 from pyengine.core.results import FileErrors, ScenarioResult
-from pyengine.games import importer
+from pyengine.games import SOURCES, importer
 
 if TYPE_CHECKING:
     import socket
@@ -224,6 +224,8 @@ def cmd_edge_cases(args: argparse.Namespace) -> int:
 def cmd_census(args: argparse.Namespace) -> int:
     from pyengine.tools.census import markdown
 
+    if args.terms:
+        return _census_terms(args)
     with progress("counting", "pairs") as shown:
         result = _api().census(args.game, args.catalog, tuple(args.compare) if args.compare else None, args.out,
                                states=args.states, tries=args.tries, progress=shown)
@@ -251,6 +253,28 @@ def cmd_census(args: argparse.Namespace) -> int:
     if result.files:
         print(f"{len(result.files)} real tables written to {args.out}")
     return 0
+
+
+def _census_terms(args: argparse.Namespace) -> int:
+    """`census --terms PATH`: the census of the terms of the game's card data; exit 1 where a term is dropped."""
+    from pyengine.tools import term_census
+
+    source = next(s for s, game in SOURCES.items() if game == args.game)
+    with progress("reading", "files") as shown:
+        result = term_census.term_census(source, args.terms, progress=shown)
+    text = term_census.markdown(result)
+    if args.report:
+        write_output(args.report, text, "--report")
+    if args.json:
+        json.dump(result.to_dict(), sys.stdout, ensure_ascii=False, indent=1)
+        print()
+    else:
+        print(f"{result.source}: {result.cards} cards in {result.seconds:g} s")
+        for kind, counts in sorted(result.by_kind().items()):
+            print(f"  {kind}: " + ", ".join(f"{counts[s]} {s}" for s in term_census.STATUSES if counts.get(s)))
+        for kind, term in result.dropped():
+            print(f"  dropped: {kind} {term}")
+    return 1 if result.dropped() else 0
 
 
 def write_output(path: str, text: str, option: str) -> None:

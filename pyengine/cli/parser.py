@@ -287,6 +287,10 @@ def _search_commands(add: _Commands) -> None:
     ce.add_argument("--out", metavar="DIR", help="write each class's real table there as a scenario file")
     ce.add_argument("--report", metavar="FILE", help="write the census as a Markdown report")
     ce.add_argument("--json", action="store_true", help="print the census as JSON")
+    ce.add_argument("--terms", metavar="PATH",
+                    help="instead: count every term of the game's card data at PATH (as `pyengine import` reads it) "
+                         "that can bear on a question, by kind, as read by a rule, named in the answer, of no "
+                         "bearing or dropped; exit 1 if any is dropped")
     through_links_option(ce)
     ce.set_defaults(func=cmd_census)
 

@@ -8,10 +8,20 @@ from typing import Any, ClassVar
 
 import clingo
 
+from pyengine.core.asp import Const, Fact, fact
 from pyengine.core.catalog import Card, Catalog
 from pyengine.games.common.search import CardSearch, CensusSpec
+from pyengine.games.lotr import filters
 from pyengine.games.lotr.facts import card_facts
 from pyengine.games.lotr.state import NAME
+
+
+def card_form_facts(card: Card, catalog: Catalog) -> tuple[Fact, ...]:
+    """A card's facts with those a play or a filter may consult (its twilight cost, its printed keywords, classes
+    and signet): two real cards the census takes for one form must answer alike."""
+    words = [fact("card_attribute", card.id, Const(kind), value) for kind, value in filters.card_attributes(card)]
+    cost = [fact("card_twilight", card.id, card.extra["twilight"])] if "twilight" in card.extra else []
+    return card_facts(card, catalog) + tuple(words + cost)
 
 
 def _plain(symbol: clingo.Symbol) -> Any:
@@ -35,7 +45,7 @@ class LotrSearch(CardSearch):
             "used_card", "group", "spelling", "stored", "unique", "unique_limit", "subtitle", "collinfo_pick",
             "clash_version",
         "translation_of", "card_type", "card_ability", "collinfo", "card_race", "card_filter", "card_ability_phase"}),
-        free=frozenset({"card", "card_type", "side"}),
+        free=frozenset({"card", "card_type", "side", "card_incomplete"}),
         exact=frozenset({"unique"}),
         derived={"ability": "card_ability"},
         derived_kinds=("card",),
@@ -50,7 +60,7 @@ class LotrSearch(CardSearch):
         counted=frozenset({"unique_limit"}))
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
     flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
-    card_facts = staticmethod(card_facts)
+    card_facts = staticmethod(card_form_facts)
 
     @staticmethod
     def census_links(card: Card) -> list[tuple[str, str]]:
