@@ -207,13 +207,17 @@ def write_source(source: str, game: str, origin: str, cards: Iterable[Card], rep
     path = path or store_path()
     cards = list(cards)
     with _connect(path, write=True) as db:
-        if _format_of(db) not in (None, str(STORE_FORMAT)):
-            # A store of another format is rebuilt by the import: its sources must each be imported again.
-            db.executescript("DROP TABLE IF EXISTS meta; DROP TABLE IF EXISTS sources; DROP TABLE IF EXISTS cards; "
-                             "DROP TABLE IF EXISTS names; DROP TABLE IF EXISTS codes;")
-        db.executescript(_SCHEMA)
         with db:
-            db.execute("BEGIN IMMEDIATE")  # the checks and the writes see one store: no other import between them
+            # The checks, the tables and the writes are one transaction: no other import between them, and a killed
+            # import leaves the store as it was (a first one, no tables at all), never tables without a format.
+            db.execute("BEGIN IMMEDIATE")
+            if _format_of(db) not in (None, str(STORE_FORMAT)):
+                # A store of another format is rebuilt by the import: its sources must each be imported again.
+                for table in ("meta", "sources", "cards", "names", "codes"):
+                    db.execute(f"DROP TABLE IF EXISTS {table}")
+            for statement in _SCHEMA.split(";"):
+                if statement.strip():
+                    db.execute(statement)
             (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
             if not replace and (not cards or len(cards) < stored / 2):
                 raise InputError(f"the import holds {len(cards)} cards where the store holds {stored} of {source!r}",

@@ -109,3 +109,20 @@ def test_a_reimport_under_a_running_server_changes_its_answers_at_once(own_store
         assert verdicts() == ("legal", [])
         _import(unique=True)
         assert verdicts() == ("illegal", ["horn-2"])
+
+
+def test_an_import_stopped_midway_leaves_no_tables_without_a_format(tmp_path: Path,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """A first import killed after making the store's tables used to leave them without a format, so every later
+    command refused the store as "written by an earlier pyengine" (found by the kill fuzz): the tables, the checks
+    and the writes are now one transaction."""
+    path = tmp_path / "store.sqlite"
+
+    def stopped(card: Card) -> str:
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(store, "_encode", stopped)
+    card = Card(id="1_999", title="Horn of Testing", unique=True, type="possession", side="free_peoples")
+    with pytest.raises(KeyboardInterrupt):
+        store.write_source("gemp", "lotr", "data", [card], {}, path=path)
+    assert store.sources(path) == {}
