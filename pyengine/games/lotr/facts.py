@@ -102,14 +102,20 @@ def _play_term_facts(card: Card) -> list[Fact]:
         out.append(fact("card_starts_with_ring", c))
     out += [fact("card_own_cost_change", c, str(kind)) for kind in extra.get("own_cost_changes", [])]
     out += [fact("card_play_modifier", c, str(kind)) for kind in extra.get("play_modifiers", [])]
+    out += [fact("card_attribute_modifier", c, Const(test), str(kind))
+            for test, kind in extra.get("attribute_modifiers", [])]
+    out += [fact("card_tests", c, Const(kind)) for kind in sorted(test_kinds(card))]
+    if "extra_class" in extra:
+        out += _tree_facts(c, Const("extra_class"), extra["extra_class"])
     out += [fact("ability_condition", c, Const(ability), str(label))
             for ability, labels in sorted(extra.get("ability_conditions", {}).items()) for label in labels]
     return out
 
 
 def test_kinds(card: Card) -> set[str]:
-    """The kinds of test the filter trees of a card's data hold (its target, abilities and requirements)."""
-    trees = [card.extra["target"]] if "target" in card.extra else []
+    """The kinds of test the filter trees of a card's data hold (its target, abilities, requirements and the
+    bearers it counts apart on)."""
+    trees = [card.extra[key] for key in ("target", "extra_class") if key in card.extra]
     trees += list(card.extra.get("ability_filters", {}).values())
     trees += [r[1] for r in card.extra.get("requirements", []) if r[0] != "unread"]
     return {leaf[1] for tree in trees for leaf in filters.leaves(tree) if leaf[0] == "test"}
@@ -120,6 +126,9 @@ def consulted_facts(cards: dict[str, Card], played: set[str]) -> list[Fact]:
     keywords, possession classes and signets where some tree tests that kind; the twilight cost of the cards
     played (`played`), and of every card where some tree tests it."""
     kinds = set().union(*(test_kinds(card) for card in cards.values())) if cards else set()
+    # A possession or artifact played on a bearer is checked against the classes of the items the bearer holds.
+    if any(cards[c].extra.get("item_classes") and "target" in cards[c].extra for c in played if c in cards):
+        kinds.add("item_class")
     out = [fact("card_attribute", card.id, Const(kind), value) for card in cards.values()
            for kind, value in filters.card_attributes(card) if kind in kinds]
     costed = cards if kinds & {"max_twilight", "min_twilight"} else {c: cards[c] for c in played if c in cards}

@@ -30,7 +30,7 @@ class Lotr(CardGame):
         "ability_filter", "card_race", "card_culture", "marked_active", "filter_root", "filter_node", "filter_part",
         "filter_test", "filter_unread", "card_attribute", "card_twilight", "card_requirement",
         "card_requirement_unread", "card_cost", "card_own_cost_change", "card_play_modifier", "ability_condition",
-        "card_starts_with_ring", "card_incomplete", "asked_with",
+        "card_starts_with_ring", "card_incomplete", "asked_with", "card_attribute_modifier", "card_tests",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
         "q_stack_via_instance", "card_ability_phase", "q_play_on", "unique_limit"}
     # The file of rules/lotr/ showing which instances in play the rules find active (conformance packs).

@@ -24,6 +24,11 @@ PLAY_MODIFIERS = {"cantplaycards", "cantplayphaseevents", "cantplayphaseeventsor
                   "modifyplayoncost", "extracosttoplay", "modifycost"}
 # Entries of a card's own script that change what its own play costs.
 OWN_COST_ENTRIES = {"modifyowncost", "discount", "exerttargetextracost"}
+# Modifiers of a card in play that change what a filter test of some kind sees on other cards (their keywords,
+# culture, race, signet), or what a card may bear: named where a question rests on a test of that kind.
+ATTRIBUTE_MODIFIERS = {"addkeyword": "keyword", "removekeyword": "keyword", "removeallkeywords": "keyword",
+                       "addkeywordfromcards": "keyword", "disablegametext": "keyword", "addculture": "culture",
+                       "addrace": "race", "addsignet": "signet", "cantbear": "bearer"}
 
 
 def _listed(value: Any) -> list[Any]:
@@ -63,6 +68,26 @@ def _play_modifiers(entry: dict[str, Any]) -> list[str]:
         if kind in PLAY_MODIFIERS and kind not in found:
             found.append(kind)
     return found
+
+
+def _attribute_modifiers(entry: dict[str, Any]) -> list[list[str]]:
+    """[test kind, modifier type] for each modifier of the card's script that changes what a test of that kind
+    sees, or what a card may bear."""
+    found: list[list[str]] = []
+    for node in effect_nodes(entry.get("effects")):
+        kind = _kind(node)
+        if kind in ATTRIBUTE_MODIFIERS and [ATTRIBUTE_MODIFIERS[kind], kind] not in found:
+            found.append([ATTRIBUTE_MODIFIERS[kind], kind])
+    return found
+
+
+def _extra_class(entry: dict[str, Any], card_id: str) -> list[Any] | None:
+    """The bearers on which the card does not count against its possession class (GEMP's extraPossessionClass,
+    `attachedTo:` where it names them), as a filter tree; None where the card has no such entry."""
+    for item in _listed(entry.get("effects")):
+        if _kind(item) == "extrapossessionclass":
+            return filters.parse(item["attachedTo"], card_id) if item.get("attachedTo") else ["and", []]
+    return None
 
 
 def effect_nodes(node: Any, depth: int = 0) -> list[dict[str, Any]]:
@@ -107,8 +132,12 @@ def play_terms(entry: dict[str, Any], card_id: str) -> dict[str, Any]:
         found["can_start_with_ring"] = True
     if entry.get("signet"):
         found["signet"] = filters.word_key(str(entry["signet"]))
+    extra_class = _extra_class(entry, card_id)
+    if extra_class is not None:
+        found["extra_class"] = extra_class
     for key, value in (("requirements", requirements), ("costs", sorted(set(costs))),
-                       ("own_cost_changes", own_cost), ("play_modifiers", _play_modifiers(entry))):
+                       ("own_cost_changes", own_cost), ("play_modifiers", _play_modifiers(entry)),
+                       ("attribute_modifiers", _attribute_modifiers(entry))):
         if value:
             found[key] = value
     return found
@@ -153,6 +182,7 @@ EFFECT_RULES = {"ability": "lotr_via_lacks_ability", "requirement": "lotr_play_r
                 "own_cost": "lotr_twilight_unchecked", "play_modifier": "lotr_play_effect_unchecked",
                 "ability_condition": "lotr_via_conditions_unchecked"}
 FILTER_RULES = {"target": ("lotr_bearer_target", "lotr_bearer_target_unchecked"),
+                "extra class filter": ("lotr_bearer_item_class", "lotr_bearer_target_unchecked"),
                 "ability filter": ("lotr_via_filter_excludes", "lotr_via_filter_unchecked"),
                 "requirement filter": ("lotr_play_requirement", "lotr_play_requirement_unchecked")}
 
@@ -197,4 +227,9 @@ def census_rows(entry: dict[str, Any], stored: dict[str, Any]) -> list[tuple[str
              for kind in stored.get("play_modifiers", [])]
     rows += [("ability condition", label, "named", EFFECT_RULES["ability_condition"])
              for labels in stored.get("ability_conditions", {}).values() for label in labels]
+    rows += [("attribute modifier", kind, "named", EFFECT_RULES["play_modifier"])
+             for _test, kind in stored.get("attribute_modifiers", [])]
+    if "extra_class" in stored:
+        rows.append(("extra possession class", "extrapossessionclass", "read", "lotr_bearer_item_class"))
+        rows += _leaf_rows("extra class filter", stored["extra_class"])
     return rows
