@@ -206,41 +206,40 @@ def write_source(source: str, game: str, origin: str, cards: Iterable[Card], rep
     more often than an intent)."""
     path = path or store_path()
     cards = list(cards)
-    with _connect(path, write=True) as db:
-        with db:
-            # The checks, the tables and the writes are one transaction: no other import between them, and a killed
-            # import leaves the store as it was (a first one, no tables at all), never tables without a format.
-            db.execute("BEGIN IMMEDIATE")
-            if _format_of(db) not in (None, str(STORE_FORMAT)):
-                # A store of another format is rebuilt by the import: its sources must each be imported again.
-                for table in ("meta", "sources", "cards", "names", "codes"):
-                    db.execute(f"DROP TABLE IF EXISTS {table}")
-            for statement in _SCHEMA.split(";"):
-                if statement.strip():
-                    db.execute(statement)
-            (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
-            if not replace and (not cards or len(cards) < stored / 2):
-                raise InputError(f"the import holds {len(cards)} cards where the store holds {stored} of {source!r}",
-                                 field="PATH", expected="the whole card database, or --replace to replace it anyway")
-            rebound = [] if replace else _rebound(db, source, cards)
-            if rebound:
-                more = f" and {len(rebound) - 8} more" if len(rebound) > 8 else ""
-                raise InputError(f"the import would bind {len(rebound)} ids of {source!r} to other cards than the "
-                                 f"store's: {', '.join(rebound[:8])}{more}", file=origin,
-                                 field="PATH", expected="the data imported before, or --replace to bind these ids "
-                                                        "to the new data's cards (saved files naming them name those)")
-            for table in ("sources", "cards", "names", "codes"):
-                db.execute(f"DELETE FROM {table} WHERE source = ?", (source,))
-            for card in cards:
-                db.execute("INSERT INTO cards VALUES (?, ?, ?)", (source, card.id, _encode(card)))
-                db.executemany("INSERT INTO names VALUES (?, ?, ?)",
-                               [(source, key, card.id) for key in {title_key(n) for n in card.names()}])
-                codes = {c.casefold() for c in [card.collinfo, *card.extra.get("codes", [])] if c}
-                db.executemany("INSERT INTO codes VALUES (?, ?, ?)", [(source, code, card.id) for code in codes])
-            db.execute("INSERT INTO sources VALUES (?, ?, ?, ?)",
-                       (source, game, origin, json.dumps(report, ensure_ascii=False)))
-            db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
-                           [("format", str(STORE_FORMAT)), ("writer", _writer())])
+    with _connect(path, write=True) as db, db:
+        # The checks, the tables and the writes are one transaction: no other import between them, and a killed
+        # import leaves the store as it was (a first one, no tables at all), never tables without a format.
+        db.execute("BEGIN IMMEDIATE")
+        if _format_of(db) not in (None, str(STORE_FORMAT)):
+            # A store of another format is rebuilt by the import: its sources must each be imported again.
+            for table in ("meta", "sources", "cards", "names", "codes"):
+                db.execute(f"DROP TABLE IF EXISTS {table}")
+        for statement in _SCHEMA.split(";"):
+            if statement.strip():
+                db.execute(statement)
+        (stored,) = db.execute("SELECT COUNT(*) FROM cards WHERE source = ?", (source,)).fetchone()
+        if not replace and (not cards or len(cards) < stored / 2):
+            raise InputError(f"the import holds {len(cards)} cards where the store holds {stored} of {source!r}",
+                             field="PATH", expected="the whole card database, or --replace to replace it anyway")
+        rebound = [] if replace else _rebound(db, source, cards)
+        if rebound:
+            more = f" and {len(rebound) - 8} more" if len(rebound) > 8 else ""
+            raise InputError(f"the import would bind {len(rebound)} ids of {source!r} to other cards than the "
+                             f"store's: {', '.join(rebound[:8])}{more}", file=origin,
+                             field="PATH", expected="the data imported before, or --replace to bind these ids "
+                                                    "to the new data's cards (saved files naming them name those)")
+        for table in ("sources", "cards", "names", "codes"):
+            db.execute(f"DELETE FROM {table} WHERE source = ?", (source,))
+        for card in cards:
+            db.execute("INSERT INTO cards VALUES (?, ?, ?)", (source, card.id, _encode(card)))
+            db.executemany("INSERT INTO names VALUES (?, ?, ?)",
+                           [(source, key, card.id) for key in {title_key(n) for n in card.names()}])
+            codes = {c.casefold() for c in [card.collinfo, *card.extra.get("codes", [])] if c}
+            db.executemany("INSERT INTO codes VALUES (?, ?, ?)", [(source, code, card.id) for code in codes])
+        db.execute("INSERT INTO sources VALUES (?, ?, ?, ?)",
+                   (source, game, origin, json.dumps(report, ensure_ascii=False)))
+        db.executemany("INSERT OR REPLACE INTO meta VALUES (?, ?)",
+                       [("format", str(STORE_FORMAT)), ("writer", _writer())])
     return path
 
 
