@@ -32,6 +32,9 @@ class Rule:
     # The rule fires only on terms of a real card's data that the edge-case search does not draw (an imported
     # pool's filters, requirements and costs): real-card scenario files show it firing (tests/kb/test_term_census.py).
     data_only: bool = False
+    # Where the rule comes from when no paragraph states it (a card's data as an engine plays it): the paragraphs
+    # it cites are then only those the document comes nearest in, and answers say so.
+    basis: str = ""
 
 
 @dataclass
@@ -102,7 +105,7 @@ def _from_json(text: str) -> KnowledgeBase:
     kb = KnowledgeBase(data["game"], profiles=data["profiles"], assumptions=data["assumptions"])
     for r in data["rules"].values():
         kb.rules[r["id"]] = Rule(r["id"], r["text"], pairs(r["sources"]), pairs(r["readings"]), pairs(r["examples"]),
-                                 int(r["min_instances"]), bool(r["data_only"]))
+                                 int(r["min_instances"]), bool(r["data_only"]), str(r.get("basis", "")))
     for r in data["readings"].values():
         choices = {c["value"]: Choice(c["value"], c["text"], c["paragraphs"]) for c in r["choices"].values()}
         kb.readings[r["name"]] = Reading(r["name"], r["text"], r["default"], choices)
@@ -136,6 +139,8 @@ def _read(game: str) -> KnowledgeBase:
             kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).readings.append((str(args[1]), str(args[2])))
         elif atom.name == "rule_min_instances" and args[1].type.name == "Number":
             kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).min_instances = args[1].number
+        elif atom.name == "rule_basis" and len(args) == 2:
+            kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).basis = _text(args[1])
         elif atom.name == "rule_data_only":
             kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).data_only = True
         elif atom.name == "reading_text":

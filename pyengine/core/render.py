@@ -71,9 +71,13 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
         for rule_id, evidence in by_rule.items():
             rule = kb.rules[rule_id]
             lines.append(f"  <- rule {rule_id}: {rule.text}")
+            if rule.basis:
+                lines.append(f"       <- basis: {rule.basis}")
+            beside = "beside " if rule.basis else ""
             for document, para in rule.sources:
                 entry = kb.paragraph(document, para)
-                lines.append(f"       <- {document} {para}: {entry.paraphrase if entry else '(not in the source map)'}")
+                lines.append(f"       <- {beside}{document} {para}: "
+                             f"{entry.paraphrase if entry else '(not in the source map)'}")
             for item in evidence:
                 lines.append(f"       <- state: {item}")
         if answer.rested_on:

@@ -32,7 +32,7 @@ def _class_of(entry: dict, cards: set[str]) -> bool:
 @needs_gemp
 def test_gemp_against_the_default_lists_the_real_cards_gemp_departs_on(cli, tmp_path: Path) -> None:
     code, out, _ = cli("census", "--game", "lotr", "--compare", "default", "gemp", "--out", str(tmp_path / "pack"),
-                       "--report", str(tmp_path / "census.md"), "--json")
+                       "--report", str(tmp_path / "census.md"), "--states", "30", "--json")
     assert code == 0
     [entry] = json.loads(out)["pairs"]
     labels = _labels(entry)

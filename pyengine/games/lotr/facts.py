@@ -107,6 +107,8 @@ def _play_term_facts(card: Card) -> list[Fact]:
     out += [fact("card_tests", c, Const(kind)) for kind in sorted(test_kinds(card))]
     if "extra_class" in extra:
         out += _tree_facts(c, Const("extra_class"), extra["extra_class"])
+    out += [f for ability, tree in sorted(extra.get("ability_places", {}).items())
+            for f in _tree_facts(c, term("place", Const(ability)), tree)]
     out += [fact("ability_condition", c, Const(ability), str(label))
             for ability, labels in sorted(extra.get("ability_conditions", {}).items()) for label in labels]
     return out

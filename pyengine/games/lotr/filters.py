@@ -36,7 +36,7 @@ _KEYWORD_WORDS = ("ranger", "knight", "archer", "fierce", "damage", "ringbound",
             "wise", "burglar", "machine", "engine", "besieger", "corsair", "fortification", "weather", "pipeweed",
             "support area", "villager", "warg-rider", "unhasty", "mountain", "forest", "river", "plains",
             "underground", "sanctuary", "battleground", "dwelling", "marsh", "tentacle", "fellowship", "defender",
-                  "aid", "beacon", "cunning", "concealed", "exposed", "relentless", "twilight", "roaming")
+                  "aid", "beacon", "cunning", "concealed", "exposed", "relentless", "twilight")
 KEYWORDS = {re.sub(r"[^a-z0-9]", "", k) for k in _KEYWORD_WORDS}
 # Possession classes (GEMP's PossessionClass), by their word keys; `weapon` is either kind of weapon.
 ITEM_CLASSES = {"handweapon", "rangedweapon", "mount", "armor", "ring", "shield", "staff", "pipe", "cloak", "helm",

@@ -27,7 +27,7 @@ from pyengine.core.yamlio import MAX_FILE_BYTES, check_data, read_input
 from pyengine.games.lotr import filters
 from pyengine.games.lotr.facts import check_cards
 from pyengine.games.lotr.state import TYPES
-from pyengine.games.lotr.terms import census_rows, effect_nodes, entry_conditions, play_terms
+from pyengine.games.lotr.terms import census_rows, effect_field_rows, effect_nodes, entry_conditions, play_terms
 
 SIDES = {"free peoples": "free_peoples", "free_peoples": "free_peoples", "free_people": "free_peoples",
          "shadow": "shadow"}
@@ -48,6 +48,12 @@ PLAY_EFFECTS = {"playcardfromhand": "plays_from_hand", "playcardfromdiscard": "p
                 "playcardfromdeadpile": "plays_from_dead_pile"}
 STACK_EFFECTS = {"stackcardsfromhand", "stackcardsfromplay", "stackcardsfromdiscard", "stackcardsfromdeck",
                  "stacktopcardsofdrawdeck", "stackplayedevent"}
+# The fields of a play or stack effect the rules do not decide, named in the answer with the ability's conditions:
+# who may use it, a change to the played card's twilight cost, GEMP's own playability checks turned off.
+NAMED_EFFECT_FIELDS = ("player", "discount", "maxDiscount", "removedTwilight", "ignoreRoamingPenalty",
+                       "assumePlayable", "ignorePlayability", "ignoreCostCheckFailure")
+# The fields of such an effect that bear on no question asked here: what it remembers, shows or does after.
+QUIET_EFFECT_FIELDS = ("memorize", "showAll", "shuffle", "extraEffects", "optional", "mustExist", "count")
 # With ignoreInDeadPile, a play from hand or from the dead pile has this ability too.
 IGNORING = {"plays_from_hand": "plays_from_hand_ignoring_dead_pile",
             "plays_from_dead_pile": "bypasses_dead_pile_copies"}
@@ -67,16 +73,18 @@ def _ability_entries(effects: Any) -> list[tuple[str | None, list[dict[str, Any]
 
 
 def abilities(effects: Any, card_id: str) -> tuple[tuple[str, ...], dict[str, Any], list[str], dict[str, list[str]],
-                                                 dict[str, list[str]]]:
+                                                 dict[str, list[str]], dict[str, Any]]:
     """The abilities a card's effect script gives it that touch uniqueness, the filter tree of each, the effect
     types it has that mention play, stack, the dead pile or removal without being understood, the phases each
-    ability is used in where every entry giving it is an activated ability of a named phase, and the requirement and
-    cost types of the entries giving each."""
+    ability is used in where every entry giving it is an activated ability of a named phase, the requirement and
+    cost types of the entries giving each (and the fields of its effect that change its cost or who may use it),
+    and the filter tree of where each puts its card (a play's `on:` bearer, a stack's `where:`)."""
     found: dict[str, Any] = {}
     phases: dict[str, list[str]] = {}
     unphased = set()
     unknown = []
     conditions: dict[str, list[str]] = {}
+    places: dict[str, Any] = {}
     for phase, nodes, entry_terms in _ability_entries(effects):
         for node in nodes:
             kind = node["type"].lower()
@@ -91,16 +99,22 @@ def abilities(effects: Any, card_id: str) -> tuple[tuple[str, ...], dict[str, An
                 if any(word in kind for word in TOUCHING):
                     unknown.append(kind)
                 continue
+            tree = filters.parse(select, card_id) if select is not None else ["and", []]
+            place = node.get("on") if kind in PLAY_EFFECTS else node.get("where")
+            node_terms = [f"{key}" for key in sorted(node) if key in NAMED_EFFECT_FIELDS]
             for name in names:
-                found.setdefault(name, filters.parse(select, card_id) if select is not None else ["and", []])
+                # Two effects giving one ability play what either filter lets through.
+                found[name] = tree if name not in found or found[name] == tree else ["or", [found[name], tree]]
+                if place is not None:
+                    places[name] = filters.parse(place, card_id)
                 conditions.setdefault(name, [])
-                conditions[name] += [t for t in entry_terms if t not in conditions[name]]
+                conditions[name] += [t for t in entry_terms + node_terms if t not in conditions[name]]
                 if phase is None:
                     unphased.add(name)
                 elif phase not in phases.setdefault(name, []):
                     phases[name].append(phase)
     return (tuple(sorted(found)), found, unknown, {n: p for n, p in phases.items() if n not in unphased},
-            {n: c for n, c in conditions.items() if c})
+            {n: c for n, c in conditions.items() if c}, places)
 
 
 def _type(raw: str) -> str:
@@ -155,6 +169,7 @@ def _card(card_id: str, entry: Any, official: bool, file: str) -> Card:
         extra={"official": official, "file": file, "ability_filters": derived[1], "unknown_effects": derived[2],
                **({"ability_phases": derived[3]} if derived[3] else {}),
                **({"ability_conditions": derived[4]} if derived[4] else {}),
+               **({"ability_places": derived[5]} if derived[5] else {}),
                **play_terms(entry, card_id),
                **({"unique_limit": unique} if isinstance(unique, int) and not isinstance(unique, bool) else {}),
                **({"title_edit": variant} if variant else {}),
@@ -172,7 +187,9 @@ def census_terms(root: Path, progress: Callable[[int, int], None] | None = None
         official = str(path.relative_to(base)).split("/")[0] == "official"
         for card_id, entry in data.items():
             card = _card(str(card_id), entry, official, str(path))
-            yield card.id, census_rows(entry, card.extra)
+            rows = census_rows(entry, card.extra) + effect_field_rows(
+                entry, set(PLAY_EFFECTS) | STACK_EFFECTS, NAMED_EFFECT_FIELDS, QUIET_EFFECT_FIELDS)
+            yield card.id, rows
 
 
 def _card_files(root: Path, progress: Callable[[int, int], None] | None) -> Iterator[tuple[Path, dict[str, Any]]]:

@@ -21,14 +21,15 @@ COST_ENTRIES = {"event", "responseevent", "extracost"}
 # Modifiers (and script entries) of a card in play that change whether or how other cards are played.
 PLAY_MODIFIERS = {"cantplaycards", "cantplayphaseevents", "cantplayphaseeventsorphasespecialabilities",
                   "cantplaycardson", "cantplaycardsfromdeckordiscardpile", "cantplaysite", "canplaystackedcards",
-                  "modifyplayoncost", "extracosttoplay", "modifycost"}
+                  "modifyplayoncost", "extracosttoplay", "modifycost", "overrideuniqueness", "cantusespecialabilities",
+                  "addactivated"}
 # Entries of a card's own script that change what its own play costs.
 OWN_COST_ENTRIES = {"modifyowncost", "discount", "exerttargetextracost"}
 # Modifiers of a card in play that change what a filter test of some kind sees on other cards (their keywords,
 # culture, race, signet), or what a card may bear: named where a question rests on a test of that kind.
 ATTRIBUTE_MODIFIERS = {"addkeyword": "keyword", "removekeyword": "keyword", "removeallkeywords": "keyword",
                        "addkeywordfromcards": "keyword", "disablegametext": "keyword", "addculture": "culture",
-                       "addrace": "race", "addsignet": "signet", "cantbear": "bearer"}
+                       "addrace": "race", "modifyracespotcount": "race", "addsignet": "signet", "cantbear": "bearer"}
 
 
 def _listed(value: Any) -> list[Any]:
@@ -113,6 +114,8 @@ def play_terms(entry: dict[str, Any], card_id: str) -> dict[str, Any]:
         kind = _kind(item)
         if kind in PLAY_ENTRIES:
             requirements += [requirement(r, card_id) for r in _listed(item.get("requires"))]
+            # A response event is played only as its trigger happens, which a table does not show.
+            requirements += [["unread", f"responds to {_kind(t)}"] for t in _listed(item.get("trigger"))]
         if kind in COST_ENTRIES:
             costs += [_kind(c) for c in _listed(item.get("cost"))]
         if kind in OWN_COST_ENTRIES:
@@ -193,6 +196,44 @@ def _leaf_rows(kind: str, tree: list[Any]) -> list[tuple[str, str, str, str]]:
     return [(f"{kind} term", leaf[1] if leaf[0] == "test" else filters.word_key(str(leaf[1]).split("(")[0]),
              "read" if leaf[0] == "test" else "named", read if leaf[0] == "test" else named)
             for leaf in filters.leaves(tree)]
+
+
+# The fields of the script entries that bear on playing the card itself, and of the effects a card plays or stacks
+# cards through: read (with a rule), named (with the rule an answer names them by) or of no bearing (why).
+ENTRY_FIELDS = {
+    "type": ("read", "lotr_via_lacks_ability"), "requires": ("read", "lotr_play_requirement"),
+    "trigger": ("named", "lotr_play_requirement_unchecked"), "cost": ("named", "lotr_play_cost_unchecked"),
+    "amount": ("named", "lotr_twilight_unchecked"), "discount": ("named", "lotr_twilight_unchecked"),
+    "max": ("named", "lotr_twilight_unchecked"), "on": ("named", "lotr_twilight_unchecked"),
+    "attachedTo": ("read", "lotr_bearer_item_class"), "skipValidate": ("named", "lotr_play_cost_unchecked"),
+    "effect": ("no bearing", "what the card does once played (its play and stack effects are read as abilities)"),
+    "requiresRanger": ("no bearing", "a mark other cards' effects look for, not a condition of this play"),
+    "memorize": ("no bearing", "what the effect remembers for later effects"),
+}
+EFFECT_FIELDS = {
+    "type": ("read", "lotr_via_lacks_ability"), "select": ("read", "lotr_via_filter_excludes"),
+    "filter": ("read", "lotr_via_filter_excludes"), "ignoreInDeadPile": ("read", "lotr_hand_play_ignores_dead_pile"),
+    "on": ("read", "lotr_via_bearer"), "where": ("read", "lotr_stack_where"),  # on a play from a stack: its host
+}
+
+
+def effect_field_rows(entry: dict[str, Any], play_effects: set[str], named: tuple[str, ...],
+                      quiet: tuple[str, ...]) -> list[tuple[str, str, str, str]]:
+    """A census row per field of each script entry bearing on the card's own play and of each effect that plays or
+    stacks cards (`play_effects`, with the importer's `named` and `quiet` fields), dropped where none applies."""
+    rows = []
+    for item in _listed(entry.get("effects")):
+        if _kind(item) in PLAY_ENTRIES | COST_ENTRIES | OWN_COST_ENTRIES | {"extrapossessionclass"}:
+            rows += [("entry field", f"{_kind(item)}.{key}", *ENTRY_FIELDS.get(key, ("dropped", "")))
+                     for key in item]
+    for node in effect_nodes(entry.get("effects")):
+        if _kind(node) in play_effects:
+            for key in node:
+                status = EFFECT_FIELDS.get(key) or (("named", "lotr_via_conditions_unchecked") if key in named else
+                                                    ("no bearing", "what the effect remembers, shows or does after")
+                                                    if key in quiet else ("dropped", ""))
+                rows.append(("effect field", key, *status))
+    return rows
 
 
 def census_rows(entry: dict[str, Any], stored: dict[str, Any]) -> list[tuple[str, str, str, str]]:
