@@ -10,6 +10,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
+from pyengine.games.common.terms import field_row
 from pyengine.games.lotr import filters
 
 # The requirement types the rules decide (the others are named in the answer as not checked).
@@ -240,16 +241,7 @@ def census_rows(entry: dict[str, Any], stored: dict[str, Any]) -> list[tuple[str
     """Each term of a raw card entry that can bear on a question, as (kind, term, status, rule): status `read` (a rule
     consults it), `named` (an answer names it as not checked), `no bearing` (with its reason as the rule), or
     `dropped`. `stored` is the Card.extra the importer made of the entry, so the census counts what was kept."""
-    rows = []
-    for field in entry:
-        if field in READ_FIELDS:
-            rows.append(("field", field, "read", READ_FIELDS[field]))
-        elif field in NAMED_FIELDS:
-            rows.append(("field", field, "named", NAMED_FIELDS[field]))
-        elif field in NO_BEARING:
-            rows.append(("field", field, "no bearing", NO_BEARING[field]))
-        else:
-            rows.append(("field", field, "dropped", ""))
+    rows = [field_row(field, READ_FIELDS, NAMED_FIELDS, NO_BEARING) for field in entry]
     if "target" in stored:
         rows += _leaf_rows("target", stored["target"])
     for ability, tree in stored.get("ability_filters", {}).items():

@@ -15,6 +15,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from pyengine.core.text import title_key
+from pyengine.games.common.terms import field_row
 from pyengine.games.marvel.facts import loose_key
 
 # Tags and icons ([star], [energy]) are dropped; traits in double brackets ([[Hydra]]) are kept.
@@ -336,16 +337,8 @@ def field_rows(record: dict[str, Any]) -> list[tuple[str, str, str, str]]:
     for name in record:
         if name in OWN_NOTES:
             continue
-        if name in BACK_FACE:
-            rows.append(_back_face_row(record, name))
-        elif name in READ_FIELDS:
-            rows.append(("field", name, "read", READ_FIELDS[name]))
-        elif name in NAMED_FIELDS:
-            rows.append(("field", name, "named", NAMED_FIELDS[name]))
-        elif name in NO_BEARING:
-            rows.append(("field", name, "no bearing", NO_BEARING[name]))
-        else:
-            rows.append(("field", name, "dropped", ""))
+        rows.append(_back_face_row(record, name) if name in BACK_FACE else
+                    field_row(name, READ_FIELDS, NAMED_FIELDS, NO_BEARING))
     return rows
 
 
