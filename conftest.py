@@ -12,13 +12,10 @@ from pyengine.core.engine import answer
 from pyengine.core.errors import InputError
 from pyengine.core.scenario import load_scenario
 from pyengine.pytest_plugin import missing_catalog_reason
+from tests.paths import DATA, DFM_DATA, DOCS, GEMP_CARDS, MARVELSDB, not_found
 
 ROOT = Path(__file__).parent
 SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
-DATA = ROOT.parent / "shared" / "data"
-GEMP_CARDS = DATA / "gemp-lotr" / "cards"
-MARVELSDB = DATA / "marvelsdb"
-DFM_DATA = DATA / "dfm-vermihunter"
 # The folder of the test session's catalog store, kept by the process that made it.
 _STORE_FOLDER = pytest.StashKey[Path]()
 
@@ -86,7 +83,7 @@ def _own_limits() -> Iterator[None]:
 def missing_data_reason(error: InputError) -> str | None:
     """Why a scenario on an imported catalog cannot run here, or None when its error is a real one."""
     if missing_catalog_reason(error) is not None:
-        return f"real card data not found under {DATA}: {error.message}"
+        return f"{not_found('real card data', DATA)}: {error.message}"
     return None
 
 
@@ -98,7 +95,7 @@ class AllAnswers(list):
 
     def require_every_file(self) -> None:
         if self.missing:
-            pytest.skip(f"{len(self.missing)} scenario files need real card data not found under {DATA} "
+            pytest.skip(f"{len(self.missing)} scenario files need {not_found('real card data', DATA)} "
                         f"(first: {self.missing[0]})")
 
 
@@ -166,8 +163,7 @@ def explorer():
     import httpx
 
     port = _free_port()
-    docs = ROOT.parent / "shared" / "docs"
-    env = {**os.environ, "PYENGINE_DOCS": str(docs)} if docs.is_dir() else None
+    env = {**os.environ, "PYENGINE_DOCS": str(DOCS)} if DOCS.is_dir() else None
     process = subprocess.Popen([sys.executable, "-m", "pyengine", "serve", "--port", str(port), "--workers", "2"],
                                cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     url = f"http://127.0.0.1:{port}"

@@ -4,7 +4,7 @@ the ratio to a baseline measured in the same run. Not part of the timed test run
     python benchmarks/run.py [--quick] [--json]
 
 Figures: one query, warm, on states of 2x20, 2x100 and 2x500 card instances drawn from the GEMP catalog
-(imported from ../shared/data when present, else the built-in one) against the plain-Python baseline; every
+(imported from the real data when present, else the built-in one) against the plain-Python baseline; every
 play of a player (`plays`) against one `play` question on the same 2x20 state with seven cards in hand; the
 command line cold (process start to exit: `--help`, `readings`, `check` of one scenario); batch `pyengine
 check` over 100,000 generated scenarios with `--jobs 2` (scenarios per second, peak resident memory) and the
@@ -41,6 +41,8 @@ from typing import Any
 import yaml
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
+# The repository's top as well: the benchmarks find the real data where the suite does (tests/paths.py).
+sys.path.insert(1, str(Path(__file__).resolve().parents[1]))
 
 from baseline import CHARACTER_TYPES, Copy, can_play
 
@@ -48,6 +50,7 @@ from pyengine.core import moment_states, store
 from pyengine.core.engine import answer
 from pyengine.core.scenario import scenario_from_data
 from pyengine.games.lotr.reader import builtin_catalog
+from tests.paths import CONFORMANCE, DFM_DATA, GEMP_CARDS
 
 ROOT = Path(__file__).resolve().parents[1]
 # The targets: figure -> (field, at most | at least, value); a ratio target on the same figure too. Issue 17's, but
@@ -97,7 +100,6 @@ def with_targets(result: dict[str, Any]) -> dict[str, Any]:
     checks = [(f, op, v) for f, op, v in TARGETS[key] if result.get(f) is not None]
     met = [result[f] <= v if op == "<=" else result[f] < v if op == "<" else result[f] >= v for f, op, v in checks]
     return {**result, "target": ", ".join(f"{f} {op} {v:g}" for f, op, v in checks), "met": all(met)}
-GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
 ZONES = ["play"] * 4 + ["support", "hand", "hand", "hand", "discard", "dead_pile"]
 
 
@@ -108,14 +110,14 @@ def catalog_cards() -> tuple[str, list[Any]]:
     if os.environ.get(store.STORE_ENV) and "gemp" in store.sources():
         cards = list(store.open_source("gemp").all_cards())
         return "gemp", [c for c in cards if c.type not in ("site", "metasite", "map")]
-    if GEMP.is_dir():
+    if GEMP_CARDS.is_dir():
         from pyengine.games.lotr import importer as gemp
 
         folder = Path(tempfile.mkdtemp(prefix="pyengine-bench-"))
         atexit.register(shutil.rmtree, folder, ignore_errors=True)  # the run's store goes with the run
         os.environ[store.STORE_ENV] = str(folder / "catalog.sqlite")
-        cards = gemp.read_cards(GEMP)
-        store.write_source("gemp", "lotr", str(GEMP), cards, gemp.report(cards))
+        cards = gemp.read_cards(GEMP_CARDS)
+        store.write_source("gemp", "lotr", str(GEMP_CARDS), cards, gemp.report(cards))
         return "gemp", [c for c in cards if c.type not in ("site", "metasite", "map")]
     return "builtin", list(builtin_catalog().cards.values())  # type: ignore[attr-defined]
 
@@ -397,9 +399,6 @@ def _ground_atoms(game: dict[str, Any]) -> int:
     return len(control.symbolic_atoms)
 
 
-DFM_DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
-
-
 def bench_real_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
     """The Duel on its real cards (issue 46): one random playout on a layout dealt from seed 3 (drawn first, not
     timed; its first 10 actions in the quick run), answered whole with its questions (who won, the Power tokens
@@ -510,9 +509,6 @@ def bench_duel(repeats: int, quick: bool) -> list[dict[str, Any]]:
     return results
 
 
-CONFORMANCE = ROOT.parent / "shared" / "conformance" / "gemp"
-
-
 def _timed(args: list[str], repeats: int) -> tuple[float, subprocess.CompletedProcess[str]]:
     """The median milliseconds of a command from its start to its exit, and its last run."""
     times, done = [], None
@@ -537,8 +533,8 @@ def bench_conformance(folder: Path, repeats: int, quick: bool) -> list[dict[str,
     else:
         paths = [ROOT / "examples", *(p for p in sorted((ROOT / "tests" / "scenarios").iterdir())
                                       if p.is_dir() and (p.name != "marvel_cdb" or "marvelsdb" in sources))]
-        if CONFORMANCE.is_dir() and "gemp" in sources:
-            paths.append(CONFORMANCE)
+        if (CONFORMANCE / "gemp").is_dir() and "gemp" in sources:
+            paths.append(CONFORMANCE / "gemp")
     pack = folder / "pack.jsonl"
     export_ms, _ = _timed(["conformance", "export", *map(str, paths), "--out", str(pack)], repeats)
     check_ms, _ = _timed(["check", *map(str, paths), "--jobs", "2", "--json"], repeats)

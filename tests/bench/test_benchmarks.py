@@ -7,6 +7,7 @@ import subprocess
 import sys
 
 from conftest import ROOT
+from tests.paths import DATA
 
 
 def test_quick_benchmark_run_prints_every_figure() -> None:
@@ -29,7 +30,7 @@ def test_quick_benchmark_run_prints_every_figure() -> None:
     assert results["server_plays_concurrency_8"]["target"] == "per_second >= 500, p95_ms <= 20"
     assert results["dfm_check_whole_game"]["median_ms"] > 0 and isinstance(results["dfm_check_whole_game"]["met"], bool)
     assert results["dfm_plays_example"]["target"] == "median_ms <= 200"
-    if (ROOT.parent / "shared" / "data" / "dfm-vermihunter").is_dir():  # the Duel on its real cards
+    if (DATA / "dfm-vermihunter").is_dir():  # the Duel on its real cards
         real = results["dfm_real_check_whole_game"]
         assert real["actions"] > 0 and real["target"] == "median_ms <= 1500" and isinstance(real["met"], bool)
         assert results["dfm_real_plays_mid_game_state"]["target"] == "median_ms <= 200"

@@ -16,6 +16,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.scenario import scenario_files
 from pyengine.core.yamlio import load_file
 from pyengine.schema import OUTPUTS, schema
+from tests.paths import DOCS
 
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 TABLE = {
@@ -183,7 +184,7 @@ def test_searches_documents_and_imports_through_the_api(tmp_path: Path, monkeypa
     assert found.states >= 1 and all(Path(f["file"]).is_file() for f in found.findings)
     assert pyengine.check([tmp_path / "found"]).failed == 0
     _valid("edge-cases", found.to_dict())
-    docs = ROOT.parent / "shared" / "docs"
+    docs = DOCS
     if docs.is_dir():
         report = api.consistency(["marvel_unique"], docs, search_states=False)
         assert report.exit_code == 0 and report.documents[0]["covered"] == report.documents[0]["normative"]

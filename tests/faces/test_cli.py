@@ -11,6 +11,7 @@ from pathlib import Path
 import pytest
 
 from conftest import ROOT
+from tests.paths import DATA
 
 BAD = ROOT / "tests" / "bad_input"
 
@@ -131,7 +132,7 @@ SEVERAL_ERRORS = {
 }
 
 
-@pytest.mark.skipif(not (ROOT.parent / "shared" / "data" / "marvelsdb" / "pack").is_dir(),
+@pytest.mark.skipif(not (DATA / "marvelsdb" / "pack").is_dir(),
                     reason="MarvelCDB card data not found")
 def test_same_named_cards_are_told_apart_by_type_and_pack(cli, tmp_path: Path) -> None:
     """Issue 47 item 6: an ambiguous name lists each card with what tells it apart (three Black Panthers of

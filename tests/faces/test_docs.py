@@ -65,15 +65,6 @@ def test_every_page_of_the_site_is_built(site: Path) -> None:
     assert "verdict: illegal (as expected)" in judges
 
 
-def test_the_readme_example_is_what_the_program_prints(cli, monkeypatch: pytest.MonkeyPatch) -> None:
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    block = re.search(r"^```\n\$ pyengine (?P<args>[^\n]+)\n(?P<out>.*?)^```$", readme, re.M | re.S)
-    assert block, "README.md shows one example run"
-    monkeypatch.chdir(ROOT)
-    code, out, _ = cli(*block["args"].split())
-    assert code == 0 and out.rstrip() == block["out"].rstrip()
-
-
 def test_the_readme_quick_start_table_holds_on_the_imported_pool(cli, tmp_path: Path) -> None:
     """Issue 47, item 3: the judge's first own table of the quick start, on GEMP's pool, answers as it says."""
     readme = (ROOT / "README.md").read_text(encoding="utf-8")

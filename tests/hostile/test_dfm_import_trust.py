@@ -1,7 +1,7 @@
 """Damaged or newer Duel data is never imported as if whole (issue 62, item 3, and item 8's import part).
 
-`pyengine import vermihunter` reads ../shared/data/dfm-vermihunter (copied and damaged in a temporary folder, the data
-itself never touched): a missing count, an unknown region, trigger, strategy or chaining symbol, a setup value the
+`pyengine import vermihunter` reads the Duel's real data (copied and damaged in a temporary folder, the data itself
+never touched): a missing count, an unknown region, trigger, strategy or chaining symbol, a setup value the
 encodings hold otherwise, a token game.py could not read, two races of one name or two tiles on one region are each
 an input error naming the file, the record and the field (exit 2), and nothing reaches the store; a field no rule
 reads is named in the report's `not read:` line; a re-import that would bind a saved `card: "1.N"` to another card
@@ -24,9 +24,10 @@ from pyengine import api
 from pyengine.core import store
 from pyengine.core.errors import InputError
 from pyengine.games.dfm import importer
+from tests.paths import DFM_DATA as DATA
+from tests.paths import not_found
 
-DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
-pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")
+pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=not_found("the Duel's data", DATA))
 SCENARIOS = ROOT / "tests" / "scenarios" / "dfm"
 
 

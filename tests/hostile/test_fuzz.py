@@ -15,6 +15,7 @@ from dev.fuzz import (
     run_kill,
     run_server,
 )
+from tests.paths import DATA
 
 
 def test_short_fuzz_run_has_no_tracebacks() -> None:
@@ -58,7 +59,7 @@ def test_short_fuzz_of_a_server_under_mixed_requests(tmp_path: Path) -> None:
 
 
 def test_short_fuzz_of_killed_commands_leaves_nothing_running(tmp_path: Path) -> None:
-    gemp = ROOT.parent / "shared" / "data" / "gemp-lotr"
+    gemp = DATA / "gemp-lotr"
     tally = run_kill(2, seed=8, paths=[ROOT / "tests" / "scenarios" / "dfm"], folder=tmp_path,
                      gemp=gemp if gemp.is_dir() else None)
     assert tally["inputs"] == 2 and tally["tracebacks"] == 0, tally["failures"]

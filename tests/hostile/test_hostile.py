@@ -25,6 +25,7 @@ from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.games.dfm.terms import REGIONS
 from pyengine.games.marvel.facts import loose_key
+from tests.paths import DOCS
 
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 
@@ -465,7 +466,6 @@ def test_any_text_in_a_marvelcdb_card_is_data(tmp_path_factory: pytest.TempPathF
     assert answers["other"] == "legal" or loose_key(name) == loose_key("Plain Ally")
 
 
-DOCS = ROOT.parent / "shared" / "docs"
 
 
 @pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents are not at {DOCS}")

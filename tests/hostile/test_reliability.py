@@ -25,6 +25,7 @@ from pyengine.core.errors import InputError
 from pyengine.core.yamlio import load_file
 from pyengine.run.bulk import answer_chunks, check_files
 from pyengine.web.app import Settings, create_app
+from tests.paths import DATA
 
 SCENARIOS = ROOT / "tests" / "scenarios"
 STING = ROOT / "examples" / "judge_second_sting.yaml"
@@ -352,7 +353,7 @@ def test_a_killed_check_leaves_no_worker(after: float, tmp_path: Path) -> None:
 def test_a_killed_import_leaves_no_worker_and_the_store_as_before(tmp_path: Path) -> None:
     from pyengine.core import store
 
-    data = ROOT.parent / "shared" / "data" / "gemp-lotr"
+    data = DATA / "gemp-lotr"
     if not data.is_dir():
         pytest.skip("the GEMP card database is not on this machine")
     env = {**os.environ, store.STORE_ENV: str(tmp_path / "catalog.sqlite")}

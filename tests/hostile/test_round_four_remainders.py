@@ -11,10 +11,11 @@ from pathlib import Path
 
 import pytest
 
-from conftest import DFM_DATA, GEMP_CARDS, ROOT
+from conftest import ROOT
 from pyengine import api
 from pyengine.core import yamlio
 from pyengine.core.errors import InputError
+from tests.paths import DFM_DATA, GEMP_CARDS, not_found
 
 
 @pytest.mark.parametrize("catalog", ["builtin", "gemp"])
@@ -22,7 +23,7 @@ def test_a_tables_own_card_named_decomposed_is_that_card(catalog: str) -> None:
     """The table defines a card whose id is `Andúril` (composed); a reference written decomposed was the real
     Andúril of the pool (7R79), a unique artifact, where the table's card is a non-unique possession."""
     if catalog == "gemp" and not GEMP_CARDS.is_dir():
-        pytest.skip("GEMP's cards (../shared/data/gemp-lotr) are absent")
+        pytest.skip(not_found("GEMP's cards", GEMP_CARDS))
     composed = "And\u00faril"
     table = {"game": "lotr", "catalog": catalog, "turn": {"player": "alice", "phase": "fellowship"},
              "cards": [{"id": composed, "title": "Plain Blade", "unique": False, "type": "possession",
@@ -131,7 +132,7 @@ def test_an_import_never_writes_a_store_that_is_not_a_regular_file(cli, kind: st
         target.symlink_to(tmp_path / "nowhere")
     monkeypatch.setenv(STORE_ENV, str(target))
     if not DFM_DATA.is_dir():
-        pytest.skip("the Duel's data (../shared/data/dfm-vermihunter) is absent")
+        pytest.skip(not_found("the Duel's data", DFM_DATA))
     code, _, err = cli("import", "vermihunter", str(DFM_DATA))
     assert code == 2 and "catalog store cannot be used" in err, err
     assert not Path("/dev/null-journal").exists() and not (tmp_path / "nowhere").exists()
@@ -154,7 +155,7 @@ def test_a_stored_duel_record_lacking_a_field_is_a_damaged_store(cli, tmp_path: 
     from pyengine.core.resources import STORE_ENV
 
     if not DFM_DATA.is_dir():
-        pytest.skip("the Duel's data (../shared/data/dfm-vermihunter) is absent")
+        pytest.skip(not_found("the Duel's data", DFM_DATA))
     own = tmp_path / "catalog.sqlite"
     monkeypatch.setenv(STORE_ENV, str(own))
     assert cli("import", "vermihunter", str(DFM_DATA))[0] == 0

@@ -9,11 +9,11 @@ import json
 
 import pytest
 
-from conftest import DFM_DATA
 from pyengine import api
 from pyengine.core import jsonio
 from pyengine.core.errors import InputError
 from pyengine.core.yamlio import load_plain, load_text
+from tests.paths import DFM_DATA, not_found
 
 WRITTEN = ["1.10", "1.20", "2.10", "2.20", "3.10", "3.20", "1.5", "1e3", ".5", "1.", "-0.0", "2E-3"]
 
@@ -71,7 +71,7 @@ questions:
 """
 
 
-@pytest.mark.skipif(not DFM_DATA.is_dir(), reason="the Duel's real data (../shared/data/dfm-vermihunter) is absent")
+@pytest.mark.skipif(not DFM_DATA.is_dir(), reason=not_found("the Duel's real data", DFM_DATA))
 @pytest.mark.parametrize(("card", "pile"), [("1.10", "1.20"), ("1.20", "2.10"), ("1.11", "1.10")])
 def test_an_unquoted_duel_card_is_the_card_written_in_yaml_and_json(card: str, pile: str) -> None:
     quoted = api.facts(api.load(text=DUEL.format(card=f'"{card}"', pile=f'"{pile}"', expected_pile=pile)))

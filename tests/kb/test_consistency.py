@@ -11,8 +11,8 @@ import pytest
 
 from conftest import ROOT
 from pyengine.cli import main
+from tests.paths import DOCS
 
-DOCS = ROOT.parent / "shared" / "docs"
 pytestmark = pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents are not at {DOCS}")
 
 

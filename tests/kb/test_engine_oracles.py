@@ -1,8 +1,9 @@
-"""The real engines' own verdicts (../shared/conformance/<engine>, skipped where absent): GEMP's on LOTR states,
-MarvelCDB's deck validation on Marvel decks. Every question of every file is answered under the profile it names
-as the engine answered it, but the known exceptions below, each with the rule by which the answer says what it
-left unchecked; and with the profile removed, the document's default answers differ from the engine's only where
-a reading the profile chooses flips them, each answer naming that reading in `rested_on`."""
+"""The real engines' own verdicts (conformance/<engine> in the folder PYENGINE_SHARED names, skipped where
+absent): GEMP's on LOTR states, MarvelCDB's deck validation on Marvel decks. Every question of every file is
+answered under the profile it names as the engine answered it, but the known exceptions below, each with the rule
+by which the answer says what it left unchecked; and with the profile removed, the document's default answers
+differ from the engine's only where a reading the profile chooses flips them, each answer naming that reading in
+`rested_on`."""
 
 from __future__ import annotations
 
@@ -12,12 +13,10 @@ from pathlib import Path
 
 import pytest
 
-from conftest import ROOT
 from pyengine.core import kb as kbase
 from pyengine.core.engine import Answer, answer
 from pyengine.core.scenario import Scenario, load_scenario
-
-CONFORMANCE = ROOT.parent / "shared" / "conformance"
+from tests.paths import CONFORMANCE, not_found
 
 
 @dataclass(frozen=True)
@@ -42,6 +41,9 @@ ORACLES = [
            ((("mcdb2_deck_limit_odd.yaml", "frostbite-x7"), "marvel_deck_uniqueness_only"),)),
 ]
 CASES = [(oracle, path) for oracle in ORACLES for path in sorted((CONFORMANCE / oracle.engine).glob("*.yaml"))]
+# Each case as a test, or one skipped test that says where the files were looked for.
+PARAMS = [pytest.param(o, p, id=f"{o.engine}/{p.name}") for o, p in CASES] or [
+    pytest.param(None, None, id="absent", marks=pytest.mark.skip(reason=not_found("the engines' files", CONFORMANCE)))]
 
 
 @cache
@@ -58,7 +60,7 @@ def _flipped(oracle: Oracle) -> dict[str, str]:
     return {name: value for name, value in kb.profiles[oracle.profile].items() if kb.readings[name].default != value}
 
 
-@pytest.mark.parametrize(("oracle", "path"), CASES, ids=[f"{o.engine}/{p.name}" for o, p in CASES])
+@pytest.mark.parametrize(("oracle", "path"), PARAMS)
 def test_the_profile_gives_the_engines_own_verdict(oracle: Oracle, path: Path) -> None:
     scenario, answers = _answers(path)
     assert scenario.game.name == oracle.game
@@ -75,7 +77,7 @@ def test_the_profile_gives_the_engines_own_verdict(oracle: Oracle, path: Path) -
     assert not wrong, wrong
 
 
-@pytest.mark.parametrize(("oracle", "path"), CASES, ids=[f"{o.engine}/{p.name}" for o, p in CASES])
+@pytest.mark.parametrize(("oracle", "path"), PARAMS)
 def test_the_default_departs_from_the_engine_only_through_a_reading_the_profile_chooses(oracle: Oracle,
                                                                                         path: Path) -> None:
     scenario, answers = _answers(path)

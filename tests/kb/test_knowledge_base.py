@@ -14,8 +14,8 @@ from pyengine.core import kb as kbase
 from pyengine.core.resources import facts_dir, rules_dir
 from pyengine.core.sources import DOCUMENT_FILES, read_document
 from pyengine.games import registry
+from tests.paths import DOCS
 
-DOCS = ROOT.parent / "shared" / "docs"
 GAMES = sorted(registry())
 
 

@@ -1,5 +1,5 @@
 """Every chapter card of the base game's data, played (issue 46, Must-show "a test over every card ... of the
-data"): each of the 69 cards of ../shared/data/dfm-vermihunter laid at the bottom of its chapter's layout and taken
+data"): each of the 69 cards of the Duel's real data laid at the bottom of its chapter's layout and taken
 by the Fellowship is done, and each of its effects is either applied, with its rule in the answer (race symbols,
 a yellow card's coins, the coins an opponent loses, the Fellowship's steps on the Ring track, its units placed, the
 opponent's units taken (none on the board: the answer says so), its player's moved (the one it has), a grey
@@ -16,15 +16,15 @@ from typing import Any
 
 import pytest
 
-from conftest import ROOT
 from pyengine import api
 from pyengine.games.dfm import importer
 from pyengine.games.dfm.layout import layout_rows
 from pyengine.games.dfm.real_cards import DATA_RACES
 from pyengine.games.dfm.terms import FACTIONS, SKILLS
+from tests.paths import DFM_DATA as DATA
+from tests.paths import not_found
 
-DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
-pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")
+pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=not_found("the Duel's data", DATA))
 
 # The effect types the encodings apply, with the rule an answer names for each.
 APPLIED = {"add_support_of_a_race": "dfm_card_symbols", "get_coins_from_reserve": "dfm_card_coins",

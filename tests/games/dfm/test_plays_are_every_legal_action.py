@@ -30,6 +30,7 @@ from pyengine.games.dfm import importer
 from pyengine.games.dfm.layout import layout_rows
 from pyengine.games.dfm.playouts import action_of
 from pyengine.games.dfm.terms import ALLIES, COLOURS, RACES, TEMPLATES
+from tests.paths import DATA
 
 ROOT = Path(__file__).resolve().parents[3]
 EVERY_FILE = sorted([*ROOT.glob("tests/scenarios/dfm/*.yaml"), *ROOT.glob("examples/dfm_*.yaml")])
@@ -46,7 +47,7 @@ BATCH = 1500
 @cache
 def _grey_cards() -> tuple[str, ...]:
     """The real grey cards of the base game's data, by id (none without the data)."""
-    data = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
+    data = DATA / "dfm-vermihunter"
     if not (data / importer.FILE).is_file():
         return ()
     cards, _ = importer.read(data)

@@ -1,7 +1,8 @@
 """The Duel's real base-game data imported (issue 46, item 1): `pyengine import vermihunter` reads one open-source
-implementation's DefaultConfig.json (../shared/data/dfm-vermihunter, read by path, skipped where absent) into the
-card store: every chapter card, Landmark tile and Alliance token with a stable id, the setup record, and a report in
-which every effect type and field not read is named with its place. A value of the wrong kind is a located error."""
+implementation's DefaultConfig.json (data/dfm-vermihunter in the folder PYENGINE_SHARED names, read by path, skipped
+where absent) into the card store: every chapter card, Landmark tile and Alliance token with a stable id, the setup
+record, and a report in which every effect type and field not read is named with its place. A value of the wrong
+kind is a located error."""
 
 from __future__ import annotations
 
@@ -16,9 +17,10 @@ from conftest import ROOT
 from pyengine import api
 from pyengine.core.errors import InputError
 from pyengine.games.dfm import importer
+from tests.paths import DFM_DATA as DATA
+from tests.paths import not_found
 
-DATA = ROOT.parent / "shared" / "data" / "dfm-vermihunter"
-pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=f"the Duel's data not found at {DATA}")
+pytestmark = pytest.mark.skipif(not (DATA / importer.FILE).is_file(), reason=not_found("the Duel's data", DATA))
 
 
 def _data() -> dict[str, Any]:

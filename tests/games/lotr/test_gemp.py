@@ -11,8 +11,9 @@ import pytest
 from conftest import ROOT
 from pyengine.core.errors import InputError
 from pyengine.games.lotr import importer as gemp
+from tests.paths import DATA
 
-GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
+GEMP = DATA / "gemp-lotr" / "cards"
 needs_gemp = pytest.mark.skipif(not GEMP.is_dir(), reason=f"GEMP card data not found at {GEMP}")
 
 

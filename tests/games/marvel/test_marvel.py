@@ -11,8 +11,9 @@ import pytest
 from conftest import ROOT
 from pyengine.core.errors import InputError
 from pyengine.games.marvel import importer as marvelsdb
+from tests.paths import DATA
 
-DATA = ROOT.parent / "shared" / "data" / "marvelsdb"
+DATA = DATA / "marvelsdb"
 needs_data = pytest.mark.skipif(not (DATA / "pack").is_dir(), reason=f"MarvelCDB data not found at {DATA}")
 
 

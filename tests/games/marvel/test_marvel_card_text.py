@@ -7,12 +7,12 @@ from __future__ import annotations
 import pytest
 
 import pyengine
-from conftest import ROOT
 from pyengine.core import kb as kbase
 from pyengine.games.marvel import importer as marvelsdb
 from pyengine.games.marvel.terms import ABILITY_RULES, MARKERS, pool_names, read_text, text_terms
+from tests.paths import DATA
 
-DATA = ROOT.parent / "shared" / "data" / "marvelsdb"
+DATA = DATA / "marvelsdb"
 needs_data = pytest.mark.skipif(not (DATA / "pack").is_dir(), reason=f"MarvelCDB data not found at {DATA}")
 
 
