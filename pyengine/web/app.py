@@ -31,6 +31,7 @@ from swagger_ui_bundle import swagger_ui_path
 
 from pyengine import api
 from pyengine.core import jsonio
+from pyengine.core.catalog import Card, Catalog
 from pyengine.core.errors import InputError, closest
 from pyengine.core.yamlio import check_data
 from pyengine.games import game_file, registry
@@ -370,7 +371,8 @@ def rules_json(request: Request) -> Any:
 
 def cards_json(request: Request) -> Any:
     """Cards for completion: `?game=GAME&q=sting&catalog=CATALOG&limit=20` (title, subtitle, collector's info,
-    card code, translated name)."""
+    card code, translated name); or the one card a table's reference names, as a scenario reads it
+    (`?game=GAME&card=1_313&catalog=CATALOG`: no card where it names none or several), for its name."""
     from pyengine.core.store import open_catalog
 
     game = _game_of(request, required=True)
@@ -385,20 +387,31 @@ def cards_json(request: Request) -> Any:
     if name not in known:  # named from the game's own list: never the store's path, never another game's
         raise InputError(f"no catalog {_quoted(name)} for {game}", field="catalog",
                          expected="one of " + ", ".join(known), suggestion=closest(name, known))
-    types = {t for t in (_query(request, "types") or "")[:200].split(",") if t}
     catalog = open_catalog(name, builtin)
+    reference = _query(request, "card")
+    if reference is not None:
+        try:
+            card = catalog.resolve(reference[:200], suggest=False)
+        except InputError:
+            return {"cards": [], "more": 0, "suggestions": []}
+        return {"cards": [_card_json(catalog, card, card.label())], "more": 0, "suggestions": []}
+    types = {t for t in (_query(request, "types") or "")[:200].split(",") if t}
     found = catalog.search(query, limit, types or None)
     labels = [c.label() for c in found.cards]
     # Two cards of one label (a reprint sharing its collector's info) are told apart by their ids.
     shown = [f"{label} [{c.id}]" if labels.count(label) > 1 else label
              for label, c in zip(labels, found.cards, strict=True)]
-    return {"cards": [{"id": c.id, "label": label, "title": c.title, "subtitle": c.subtitle,
-                       "collinfo": c.collinfo, "type": c.type, "unique": c.unique, "aliases": list(c.aliases),
-                       "official": c.extra.get("official", True),
-                       "alter_ego": catalog.get(c.extra["alter_ego"]).title
-                       if c.extra.get("alter_ego") in catalog else None}
-                      for c, label in zip(found.cards, shown, strict=True)],
+    return {"cards": [_card_json(catalog, c, label) for c, label in zip(found.cards, shown, strict=True)],
             "more": found.total - len(found.cards), "suggestions": found.suggestions}
+
+
+def _card_json(catalog: Catalog, card: Card, label: str) -> dict[str, Any]:
+    """One card as the card search answers it: its label, names, collector's info, type and alter ego."""
+    return {"id": card.id, "label": label, "title": card.title, "subtitle": card.subtitle,
+            "collinfo": card.collinfo, "type": card.type, "unique": card.unique, "aliases": list(card.aliases),
+            "official": card.extra.get("official", True),
+            "alter_ego": catalog.get(card.extra["alter_ego"]).title if card.extra.get("alter_ego") in catalog
+            else None}
 
 
 def catalogs_json(request: Request) -> Any:
@@ -509,7 +522,7 @@ ROUTES = [
     Route("/api/census", post("census", search=True), methods=["POST"]),
     Route("/api/export", post("export"), methods=["POST"]),
     Route("/api/parse", post("parse"), methods=["POST"]),
-    Route("/api/cards", in_process(cards_json, frozenset({"game", "q", "limit", "catalog", "types"}))),
+    Route("/api/cards", in_process(cards_json, frozenset({"game", "q", "limit", "catalog", "types", "card"}))),
     Route("/api/catalogs", in_process(catalogs_json)),
     Route("/api/readings", in_process(readings_json, frozenset({"game"}))),
     Route("/api/rules", in_process(rules_json, frozenset({"game"}))),

@@ -42,7 +42,10 @@ def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> di
 
     kb = kbase.load(GAME_OF[document])
     available = bool(docs and (docs / DOCUMENT_FILES[document]).is_file())
-    texts = {p.id: p.text for p in read_document(docs, document)} if available and docs else {}
+    read = read_document(docs, document) if available and docs else []
+    texts = {p.id: p.text for p in read}
+    # A paragraph as an answer quotes it: where the document's line break cut its sentence, the quote says so.
+    quotes = {p.id: p.quote for p in read}
     ids = sorted(set(texts) | {p for d, p in kb.paragraphs if d == document}, key=_number)
     cited = citations(scenarios, document)
     findings = (api.consistency([document], docs, scenarios, search_states=False).documents[0]["findings"]
@@ -52,7 +55,7 @@ def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> di
         entry = kb.paragraph(document, pid)
         text = texts.get(pid)
         paragraphs.append({
-            "id": pid, "text": text,
+            "id": pid, "text": text, "quote": quotes.get(pid),
             "paraphrase": entry.paraphrase if entry else None,
             "non_normative": entry.non_normative if entry else None,
             "drift": bool(entry and text is not None and entry.hash != text_hash(text)),

@@ -20,11 +20,11 @@ from conftest import ROOT
 from pyengine import api
 from pyengine.schema import schema
 from pyengine.web.app import Settings, create_app
+from tests.paths import DOCS, GEMP_CARDS, MARVELSDB
 
 EXAMPLES = sorted((ROOT / "examples").glob("*.yaml"))
 STING = ROOT / "examples" / "judge_second_sting.yaml"
 BAD = ROOT / "tests" / "bad_input"
-DOCS = ROOT.parent / "shared" / "docs"
 
 
 def _settings(**changes: object) -> Settings:
@@ -144,8 +144,6 @@ def test_a_misspelt_card_gets_a_suggestion(client: TestClient) -> None:
     assert "unknown card 'Stign'" in error and "did you mean 'Sting'" in error
 
 
-GEMP = ROOT.parent / "shared" / "data" / "gemp-lotr" / "cards"
-MARVELSDB = ROOT.parent / "shared" / "data" / "marvelsdb"
 
 
 def _search(client: TestClient, game: str, catalog: str, query: str, limit: int = 12) -> dict:
@@ -154,7 +152,7 @@ def _search(client: TestClient, game: str, catalog: str, query: str, limit: int 
     return response.json()
 
 
-@pytest.mark.skipif(not GEMP.is_dir(), reason=f"GEMP card data not found at {GEMP}")
+@pytest.mark.skipif(not GEMP_CARDS.is_dir(), reason=f"GEMP_CARDS card data not found at {GEMP_CARDS}")
 def test_card_search_ranks_by_match_on_the_gemp_pool(client: TestClient) -> None:
     sting = _search(client, "lotr", "gemp", "Sting")
     # The exact title first, the official card before unofficial ones; labels are distinct.
@@ -286,6 +284,8 @@ def test_documents_and_the_rulebook(client: TestClient) -> None:
     assert any(s.endswith("judge_second_sting.yaml") for s in p3["scenarios"])
     if DOCS.is_dir():
         assert p3["text"] and any("p3" in f["paragraphs"] for f in view["findings"])
+        # The article's line break cuts the sentence p3 ends: an answer quotes it as cut (issue 65 item 5).
+        assert p3["text"].startswith("or the Balrog") and p3["quote"] == "\u2026 " + p3["text"]
     page = client.get("/rulebook/lotr_unique")
     assert page.status_code == 200 and 'id="p3"' in page.text and "lotr_unique_blocks_unique" in page.text
 

@@ -145,7 +145,69 @@ const Explorer = (() => {
   }
 
   // -- the table builder ------------------------------------------------------------------------------------
-  const labels = {};  // card id -> its label, as the catalog search gave it
+  // The name of each card a table names, by game, catalog and reference: its name (title, subtitle, a dot where it
+  // is unique) and, beside it, its collector's info and id, as the catalog gave them when the card was picked or
+  // looked up.
+  const names = {};
+  const asked = new Set();  // the keys of the cards whose names were asked of the catalog
+  // Where a card's name is kept: its game, its table's catalog and the reference the table gives it.
+  function nameKey(table, ref) {
+    return `${table.game} ${table.catalog || "builtin"} ${ref}`;
+  }
+  // A card the catalog gave (a search's pick, a lookup) kept under the reference the table gives it.
+  function remember(table, ref, card) {
+    const info = card.collinfo && card.collinfo !== card.id ? `${card.collinfo}, ${card.id}` : card.id;
+    names[nameKey(table, ref)] = {name: `${card.unique ? "\u2022" : ""}${card.title}` +
+      (card.subtitle ? `, ${card.subtitle}` : ""), info};
+  }
+
+  // A card as the builder writes it in a list: its name first, its collector's info and id beside it (the reference
+  // alone until the catalog has answered for it).
+  function cardWords(table, ref) {
+    const known = names[nameKey(table, ref)];
+    return known ? `${known.name} (${known.info})` : String(ref);
+  }
+  // The same as the builder shows it beside a placed card: the name in bold, the collector's info and id in grey.
+  function cardParts(table, ref) {
+    const known = names[nameKey(table, ref)];
+    return known ? [el("span", {class: "card-name", text: known.name}), " ",
+      el("span", {class: "card-info", text: `(${known.info})`})] : [el("span", {class: "card-info", text: ref})];
+  }
+  // A card's label, marked with its reference so that a name the catalog sends later is written into it.
+  function cardLabel(table, ref) {
+    return el("span", {class: "card-label", "data-names": ref}, ...cardParts(table, ref));
+  }
+  // A placed card in a list of the builder's (borne by, a question's instance, the current site): its id, then its card.
+  function instanceOption(table, item) {
+    return el("option", {value: item.id, "data-names": item.card, "data-instance": item.id,
+                         text: `${item.id} — ${cardWords(table, item.card)}`});
+  }
+
+  // The cards of the table the builder has no name for (a table opened from a link or a file), each asked of the
+  // catalog once; a name that comes back is written where `form` shows that card, without redrawing the form.
+  function askNames(table, form) {
+    const game = GAMES[table.game];
+    if (!game.catalogs.length) return;
+    const refs = instances(table).map((i) => i.item.card);
+    for (const deck of Object.values(table.decks || {})) {
+      if (game.deck && deck[game.deck.leader]) refs.push(deck[game.deck.leader]);
+      refs.push(...(deck.cards || []).map((e) => e.card));
+    }
+    for (const ref of new Set(refs.filter((r) => typeof r === "string" || typeof r === "number"))) {
+      const key = nameKey(table, ref);
+      if (names[key] || asked.has(key)) continue;
+      asked.add(key);
+      const params = new URLSearchParams({game: table.game, card: String(ref), catalog: table.catalog || "builtin"});
+      call(`/api/cards?${params}`).then(({cards}) => {
+        if (!cards.length) return;
+        remember(table, ref, cards[0]);
+        for (const node of form.querySelectorAll(`[data-names="${CSS.escape(String(ref))}"]`)) {
+          if (node.tagName === "OPTION") node.textContent = `${node.dataset.instance} — ${cardWords(table, ref)}`;
+          else node.replaceChildren(...cardParts(table, ref));
+        }
+      }, () => asked.delete(key));
+    }
+  }
 
   function instances(table) {
     const found = [];
@@ -199,7 +261,7 @@ const Explorer = (() => {
       input.setAttribute("aria-expanded", "false"); input.removeAttribute("aria-activedescendant");
     }
     function pick(card) {
-      labels[card.id] = card.label; input.value = ""; close(); status.textContent = `added ${card.label}`; onPick(card);
+      remember(table, card.id, card); input.value = ""; close(); status.textContent = `added ${card.label}`; onPick(card);
     }
     function highlight(index) {
       options.forEach((o, i) => o.node.setAttribute("aria-selected", String(i === index)));
@@ -259,7 +321,7 @@ const Explorer = (() => {
     const idInput = el("input", {class: "inst-id", value: item.id, size: 14, onchange: (e) => {
       renameInstance(table, item.id, e.target.value); item.id = e.target.value; redraw();
     }});
-    const cells = [idInput, el("span", {class: "card-label", text: labels[item.card] || item.card})];
+    const cells = [idInput, cardLabel(table, item.card)];
     if (game.instance_extras) {
       cells.push(el("label", {}, "wounds ", el("input", {type: "number", min: 0, max: 99, class: "inst-wounds",
         value: item.wounds ?? "", onchange: (e) => {
@@ -283,7 +345,7 @@ const Explorer = (() => {
                                  redraw();
                                }},
         el("option", {value: "", text: zone === "stacked" ? "stacked on…" : "borne by…"}),
-        instances(table).filter((i) => i.item !== item).map((i) => el("option", {value: i.item.id, text: i.item.id})));
+        instances(table).filter((i) => i.item !== item).map((i) => instanceOption(table, i.item)));
       on.value = item[field] || "";
       cells.push(on);
     }
@@ -310,7 +372,7 @@ const Explorer = (() => {
       const face = el("input", {class: "inst-face", list: "faces", value: identity.face || "", placeholder: "face",
                                 onchange: (e) => { if (e.target.value) identity.face = e.target.value; else delete identity.face; redraw(); }});
       parts.push(el("div", {class: "instance", "data-id": identity.id}, el("span", {text: identity.id}),
-        el("span", {class: "card-label", text: labels[identity.card] || identity.card}), face,
+        cardLabel(table, identity.card), face,
         el("button", {type: "button", class: "remove", "aria-label": `remove ${player}'s identity`, text: "×",
                       onclick: () => { delete zones.identity; redraw(); }})));
     } else {
@@ -340,14 +402,14 @@ const Explorer = (() => {
     }
     const leadWords = lead.replace("_", " ");
     parts.push(el("div", {class: "deck-leader"}, `${leadWords}: `,
-      el("span", {class: "card-label", text: deck[lead] ? (labels[deck[lead]] || deck[lead]) : "none"}),
+      deck[lead] ? cardLabel(table, deck[lead]) : el("span", {class: "card-label", text: "none"}),
       cardSearch(table, (card) => { deck[lead] = card.id; redraw(); }, `choose the ${leadWords}…`, game.deck.leader_types)));
     for (const entry of deck.cards) {
-      const name = labels[entry.card] || entry.card;
+      const name = cardWords(table, entry.card);
       parts.push(el("div", {class: "instance deck-card", "data-card": entry.card},
         el("input", {type: "number", min: 1, max: 99, class: "deck-count", value: entry.count, "aria-label": `copies of ${name}`,
                      onchange: (e) => { entry.count = Math.max(1, Number(e.target.value) || 1); redraw(); }}),
-        el("span", {class: "card-label", text: name}),
+        cardLabel(table, entry.card),
         el("button", {type: "button", class: "remove", "aria-label": `remove ${name} from the deck`, text: "×",
                       onclick: () => { deck.cards.splice(deck.cards.indexOf(entry), 1); redraw(); }})));
     }
@@ -361,11 +423,34 @@ const Explorer = (() => {
     return el("div", {class: "zone deck", "data-zone": "deck-list"}, ...parts);
   }
 
+  // The zones holding no card, folded into one line: the zone the next card goes into and a card search. The card
+  // picked fills that zone, which then shows as a zone holding cards, and focus moves to that zone's card search.
+  const chosenZones = {};  // player -> the empty zone chosen for the next card
+  let focusNext = null;  // a selector of the control a redraw focuses, where a pick moved the card search
+  function emptyZonesBlock(table, player, empty, redraw) {
+    const zones = table.players[player];
+    const select = el("select", {class: "empty-zone", "aria-label": `the zone of ${player}'s next card`,
+                                 onchange: (e) => { chosenZones[player] = e.target.value; }},
+      empty.map((zone) => el("option", {value: zone, text: zone.replace("_", " ")})));
+    select.value = empty.includes(chosenZones[player]) ? chosenZones[player] : empty[0];
+    const picker = cardSearch(table, (card) => {
+      const zone = select.value;
+      zones[zone] = [{id: freshId(table, player, card.title), card: card.id}];
+      focusNext = `fieldset[data-player="${CSS.escape(player)}"] .zone[data-zone="${zone}"] input.card-search`;
+      redraw();
+    }, "add a card…");
+    return el("div", {class: "zone empty-zones", "data-zone": "empty"},
+      el("h4", {text: `empty zones (${empty.length})`}), el("label", {class: "empty-zone-choice"}, "add to ", select), picker);
+  }
+
   function playerBlock(table, player, redraw) {
     const game = GAMES[table.game];
+    const zones = table.players[player];
     const blocks = [];
     if (game.identity) blocks.push(identityBlock(table, player, redraw));
-    for (const zone of game.zones) blocks.push(zoneBlock(table, player, zone, redraw));
+    const empty = game.zones.filter((zone) => !(zones[zone] || []).length);
+    for (const zone of game.zones) if (!empty.includes(zone)) blocks.push(zoneBlock(table, player, zone, redraw));
+    if (empty.length) blocks.push(emptyZonesBlock(table, player, empty, redraw));
     if (game.deck) blocks.push(deckBlock(table, player, redraw));
     return el("fieldset", {class: "player", "data-player": player},
       el("legend", {}, player, " ", el("button", {type: "button", class: "remove", title: `remove the player ${player}`,
@@ -379,7 +464,7 @@ const Explorer = (() => {
     if (name === "instance" || name === "discard") {
       const select = el("select", {"data-field": name, onchange: (e) => set(e.target.value)},
         el("option", {value: "", text: name + "…"}),
-        instances(table).map((i) => el("option", {value: i.item.id, text: i.item.id})));
+        instances(table).map((i) => instanceOption(table, i.item)));
       select.value = value || "";
       return select;
     }
@@ -442,8 +527,8 @@ const Explorer = (() => {
       table.questions.push({id: `q${n}`, ask: kinds.includes("play") ? "play" : kinds[0]});
       redraw();
     }});
-    return el("fieldset", {class: "questions"}, el("legend", {text: "Questions"}),
-      ...table.questions.map((q) => questionRow(table, q, redraw)), add);
+    return el("fieldset", {class: "questions"}, el("legend", {text: "Questions"}), add,
+      ...table.questions.map((q) => questionRow(table, q, redraw)));
   }
 
   // Whose turn and which phase it is, and the current site (a site on an adventure path), for a game that has them.
@@ -461,12 +546,12 @@ const Explorer = (() => {
     const phase = el("select", {id: "turn-phase", "aria-label": "phase", onchange: (e) => setTurn("phase", e.target.value)},
       el("option", {value: "", text: "phase…"}), game.phases.map((p) => el("option", {value: p, text: p})));
     phase.value = turn.phase || "";
-    const sites = instances(table).filter((i) => i.zone === "adventure_path").map((i) => i.item.id);
+    const sites = instances(table).filter((i) => i.zone === "adventure_path").map((i) => i.item);
     const site = el("select", {id: "current-site", "aria-label": "current site", onchange: (e) => {
       if (e.target.value) table.current_site = e.target.value; else delete table.current_site;
       redraw();
     }}, el("option", {value: "", text: sites.length ? "current site…" : "no site on an adventure path"}),
-    sites.map((id) => el("option", {value: id, text: id})));
+    sites.map((item) => instanceOption(table, item)));
     site.value = table.current_site || "";
     return el("fieldset", {class: "turn"}, el("legend", {text: "Turn"}),
       el("label", {}, "Turn of ", player), " ", el("label", {}, "in the phase ", phase), " ",
@@ -516,7 +601,8 @@ const Explorer = (() => {
       }
       head.push(el("label", {}, " Title ", el("input", {id: "title", size: 40, value: table.title || "",
                                                        onchange: (e) => { table.title = e.target.value; redraw(); }})));
-      const parts = [el("div", {class: "table-head"}, ...head)];
+      // The questions come first, "Add a question" at their head: in reach however many cards the table holds.
+      const parts = [el("div", {class: "table-head"}, ...head), questionsBlock(table, redraw)];
       if (game.form) {
         parts.push(...ExplorerForms[table.game]({el, numberField}, game, table, redraw));
       } else {
@@ -527,10 +613,12 @@ const Explorer = (() => {
           onclick: () => { const n = name.value.trim(); if (n && !table.players[n]) { table.players[n] = {}; redraw(); } }})));
         if (game.phases) parts.push(turnBlock(table, game, redraw));
       }
-      parts.push(questionsBlock(table, redraw));
       if (game.faces) parts.push(el("datalist", {id: "faces"}, game.faces.map((f) => el("option", {value: f}))));
       builder.replaceChildren(...parts);
-      refocus(builder, focused);
+      const moved = focusNext && builder.querySelector(focusNext);
+      focusNext = null;
+      if (moved) moved.focus(); else refocus(builder, focused);
+      askNames(table, builder);
       exportYaml();
     });
 
@@ -576,7 +664,7 @@ const Explorer = (() => {
     if (!documents[document]) documents[document] = call(`/api/documents/${encodeURIComponent(document)}`);
     const view = await documents[document];
     const found = view.paragraphs.find((p) => p.id === paragraph);
-    return found ? (found.text || found.paraphrase || "") : "";
+    return found ? (found.quote || found.text || found.paraphrase || "") : "";
   }
 
   async function explanation(reasons, restedOn) {
@@ -637,6 +725,14 @@ const Explorer = (() => {
   // "show more" brings.
   const PAGE = 20;
   function paged(holder, rows, what) {
+    const pages = pager(holder, rows, what);
+    if (rows.length <= PAGE) return {above: [], below: []};
+    return {above: [listFilter(rows, what, pages.show)], below: [pages.count, pages.more]};
+  }
+
+  // The pages of a list: `show` puts the first page of the rows it is given into `holder`; `count` says how many are
+  // shown of how many, and `more` brings the next page.
+  function pager(holder, rows, what) {
     let matching = rows;
     let shown = 0;
     const more = el("button", {type: "button", class: "show-more"});
@@ -657,18 +753,21 @@ const Explorer = (() => {
       if (first) { first.setAttribute("tabindex", "-1"); first.focus(); }
     });
     page(true);
-    if (rows.length <= PAGE) return {above: [], below: []};
+    return {count, more, show: (found) => { matching = found; page(true); }};
+  }
+
+  // A filter on the words of `rows`: `show` is given the rows holding every word typed, and whether any was typed.
+  // Words match without case or accents ("mumak" finds the Mûmak Commander).
+  function listFilter(rows, what, show) {
     const filter = el("input", {type: "search", class: "list-filter", "aria-label": `filter the ${what}`,
                                 placeholder: `filter the ${rows.length} ${what}…`});
-    // Words matched without case or accents ("mumak" finds the Mûmak Commander).
     const fold = (text) => text.toLowerCase().normalize("NFKD").replace(/[\u0300-\u036f]/g, "");
     const texts = new Map(rows.map((row) => [row, fold(row.textContent)]));
     filter.addEventListener("input", debounce(() => {
       const words = fold(filter.value).split(/\s+/).filter(Boolean);
-      matching = rows.filter((row) => words.every((w) => texts.get(row).includes(w)));
-      page(true);
+      show(rows.filter((row) => words.every((w) => texts.get(row).includes(w))), words.length > 0);
     }, 150));
-    return {above: [filter], below: [count, more]};
+    return filter;
   }
 
   // A long list folded under its summary on a phone (open on a wider screen), so that a page of several long
@@ -699,41 +798,106 @@ const Explorer = (() => {
     return el("td", {class: `verdict ${typeof verdict === "string" ? verdict : ""}`, text});
   }
 
+  // A play's kind: the words of its id before its first argument (a word holding "=" or starting with a digit), so
+  // that "call x enter card=1.1" is a "call x enter" and "take 5.6 play" a "take".
+  function playKind(play) {
+    const words = String(play).split(" ");
+    const cut = words.findIndex((w, i) => i > 0 && (w.includes("=") || /^\d/.test(w)));
+    return (cut < 0 ? words : words.slice(0, cut)).join(" ");
+  }
+
+  // A count with its noun, "1 play" or "3 plays".
+  function counted(n, noun) {
+    return `${n} ${noun}${n === 1 ? "" : "s"}`;
+  }
+
+  // Each player's plays grouped by reason (the verdict and the rules that gave it), each group saying its rules and
+  // its kinds with their counts over its plays; the groups of illegal plays folded under their summaries, the others
+  // open. A filter over all of a player's plays opens the groups it finds plays in and hides the others. Each group
+  // shows a page at a time.
   function playsTable(result) {
     const blocks = [];
-    const headings = ["play", "in words", "verdict", "rules", ""];
+    const headings = ["play", "in words", "verdict", ""];
     for (const q of result.questions) {
       const player = q.question.split(":").slice(1).join(":");
-      const body = el("tbody");
-      const rows = (q.plays || []).map((p) => {
+      const groups = new Map();
+      const rows = [];
+      for (const p of q.plays || []) {
         const row = el("tr", {"data-play": p.play, "data-player": player}, el("td", {}, el("code", {text: p.play})),
-          el("td", {}, p.description, assumed(p.assumptions)), verdictCell(p.verdict),
-          el("td", {text: p.rules.join(", ")}));
-        row.append(el("td", {}, whyButton(row, `${player}: ${p.play} is ${verdictText(p.verdict)}`, p.reasons, p.rested_on, 5)));
-        return row;
-      });
-      const controls = paged(body, labelled(headings, rows), `plays of ${player}`);
-      blocks.push(...folded(`${player}: ${rows.length} plays`, rows.length > PAGE, ...controls.above,
-        el("table", {class: "answers", "data-player": player},
-          el("thead", {}, el("tr", {}, headings.map((h) => el("th", {text: h})))), body), ...controls.below));
+          el("td", {}, p.description, assumed(p.assumptions)), verdictCell(p.verdict));
+        row.append(el("td", {}, whyButton(row, `${player}: ${p.play} is ${verdictText(p.verdict)}`, p.reasons, p.rested_on, 4)));
+        const key = JSON.stringify([p.verdict, p.rules]);
+        if (!groups.has(key)) groups.set(key, {verdict: p.verdict, rules: p.rules, rows: [], kinds: new Map()});
+        const group = groups.get(key);
+        const kind = playKind(p.play);
+        group.rows.push(row);
+        group.kinds.set(kind, (group.kinds.get(kind) || 0) + 1);
+        rows.push(row);
+      }
+      labelled(headings, rows);
+      const ordered = [...groups.values()].sort((a, b) => (a.verdict === "illegal") - (b.verdict === "illegal"));
+      const shown = ordered.map((group) => playGroup(player, group, headings));
+      const verdicts = new Map();
+      for (const group of ordered) {
+        verdicts.set(verdictText(group.verdict), (verdicts.get(verdictText(group.verdict)) || 0) + group.rows.length);
+      }
+      const filter = rows.length > PAGE ? listFilter(rows, `plays of ${player}`, (found, typed) => {
+        for (const {node, group, pages} of shown) {
+          const mine = found.filter((row) => group.rows.includes(row));
+          pages.show(mine);
+          node.hidden = !mine.length;
+          node.open = typed ? mine.length > 0 : group.verdict !== "illegal";
+        }
+      }) : null;
+      const summary = `${player}: ${counted(rows.length, "play")}` + (rows.length ? ": " + [...verdicts]
+        .map(([v, n]) => `${n} ${v}`).join(", ") + ` (${counted(ordered.length, "reason")})` : "");
+      blocks.push(...folded(summary, rows.length > PAGE, ...(filter ? [filter] : []),
+        el("div", {class: "play-groups", "data-player": player}, shown.map((g) => g.node))));
     }
     return blocks;
   }
 
+  // One reason's plays: its summary (count, verdict, rules, kinds) over its table, a page at a time.
+  function playGroup(player, group, headings) {
+    const body = el("tbody");
+    const pages = pager(body, group.rows, `plays of ${player}`);
+    const kinds = [...group.kinds].map(([kind, n]) => (n > 1 ? `${kind} ×${n}` : kind)).join(", ");
+    const verdict = verdictText(group.verdict);
+    const node = el("details", {class: "play-group", "data-verdict": verdict, open: group.verdict !== "illegal"},
+      el("summary", {}, el("span", {class: `verdict ${typeof group.verdict === "string" ? group.verdict : ""}`,
+                                    text: `${counted(group.rows.length, "play")} ${verdict}`}),
+        group.rules.length ? [" by ", el("span", {class: "rules", text: group.rules.join(", ")})] : "",
+        el("span", {class: "kinds", text: `: ${kinds}`})),
+      el("table", {class: "answers", "data-player": player},
+        el("thead", {}, el("tr", {}, headings.map((h) => el("th", {text: h})))), body), pages.count, pages.more);
+    return {node, group, pages};
+  }
+
+  // A verdict with the rules that gave it in parentheses, where there are any.
+  function withRules(verdict, rules) {
+    return rules && rules.length ? `${verdict} (${rules.join(", ")})` : String(verdict);
+  }
+
+  // Whether a question's answer meets its expectation; a question without one is answered, not checked.
+  function checkCell(q) {
+    if (q.unchecked) return el("td", {class: "unchecked", text: "answered (no expectation)"});
+    return el("td", {class: q.passed ? "pass" : "fail", text: q.passed ? "holds" : q.failures.join("; ")});
+  }
+
   function questionsTable(result, table, choice) {
     const body = el("tbody");
-    const headings = ["question", "ask", "verdict", "expected", "", "rules", "", ""];
+    const headings = ["question", "ask", "verdict", "expected", "check", "rules", "", ""];
     const rows = [];
     for (const q of result.questions) {
       const row = el("tr", {"data-question": q.question}, el("td", {}, el("code", {text: q.question})),
         el("td", {}, q.ask, assumed(q.assumptions)), verdictCell(q.got), el("td", {text: verdictText(q.expected)}),
-        el("td", {class: q.passed ? "pass" : "fail", text: q.passed ? "holds" : q.failures.join("; ")}),
+        checkCell(q),
         el("td", {text: q.rules.join(", ")}));
       const flip = el("button", {type: "button", class: "flip", text: "what would change it?", onclick: async () => {
         try {
           const found = await call("/api/flip", {scenario: table, question: q.question, ...choice});
-          const text = found.flippable ? `${found.changes.join("; ")} → ${found.after.verdict} (${found.after.rules.join(", ")})`
-            : "no change of the state turns this verdict";
+          const text = found.flippable ? `${found.changes.join("; ")} → ${withRules(found.after.verdict, found.after.rules)}`
+            : "no single change found that turns this answer around";
           row.after(el("tr", {class: "flip-row"}, el("td", {colspan: 8, text})));
         } catch (e) { showErrors(e.errors || [e.message]); }
       }});
@@ -796,6 +960,20 @@ const Explorer = (() => {
                text: agree.length ? `Agree with the default on every verdict: ${agree.join(", ")}.` : ""}));
   }
 
+  // Which catalog the table's cards come from (its catalog:): a verdict on the built-in one says nothing of the rest
+  // of the pool.
+  function catalogWords(table, game) {
+    if (table.catalog && table.catalog !== "builtin") return `cards: ${table.catalog} (a catalog imported into the store)`;
+    if (!game.catalogs.length) {
+      return "cards: built-in catalog (the table names no catalog: only the cards the rules documents and the table " +
+        "itself describe)";
+    }
+    const imported = game.catalogs.filter((c) => c !== "builtin");
+    return "cards: built-in catalog, only the cards the rules documents name" + (imported.length
+      ? ` (the store also holds ${imported.join(", ")}: choose it in the table builder)`
+      : " (pyengine import brings in the game's whole pool: see the card pools page of the docs)");
+  }
+
   function answersPage() {
     const table = tableFromUrl();
     const game = GAMES[table.game];
@@ -804,15 +982,7 @@ const Explorer = (() => {
     document.getElementById("edit-table").href = `/table${hash}`;
     document.getElementById("nav-table").href = `/table${hash}`;
     document.getElementById("table-title").textContent = `Answers: ${table.title || "a table"}`;
-    // Which catalog the cards come from: a verdict on the built-in one says nothing of the rest of the pool.
-    if (game.catalogs.length) {
-      const imported = game.catalogs.filter((c) => c !== "builtin");
-      document.getElementById("catalog-used").textContent = table.catalog && table.catalog !== "builtin"
-        ? `Cards from the catalog ${table.catalog}, imported into the store.`
-        : `Cards from the built-in catalog: only the cards the rules documents name` +
-          (imported.length ? ` (the store also holds ${imported.join(", ")}: choose it in the table builder).`
-            : " (pyengine import brings in the game's whole pool: see the card pools page of the docs).");
-    }
+    document.getElementById("catalog-used").textContent = catalogWords(table, game);
     const fromLink = choiceFromUrl();
     const chosen = {...(fromLink.readings || {})};
     let profile = fromLink.profile || "";
@@ -997,8 +1167,8 @@ const Explorer = (() => {
     const qs = table.questions;
     for (let i = 0; i + 1 < qs.length; i += 2) {
       if (qs[i].expect !== qs[i + 1].expect) {
-        return el("span", {class: "hint", text: `${qs[i].ask} question: side A says ${qs[i].expect} ` +
-          `(${qs[i].rules.join(", ")}), side B says ${qs[i + 1].expect} (${qs[i + 1].rules.join(", ")})`});
+        return el("span", {class: "hint", text: `${qs[i].ask} question: side A says ${withRules(qs[i].expect, qs[i].rules)}, ` +
+          `side B says ${withRules(qs[i + 1].expect, qs[i + 1].rules)}`});
       }
     }
     return null;
