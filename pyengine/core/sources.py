@@ -8,10 +8,18 @@ so that a revised line shows up as drift against the source map in facts/<game>/
 from __future__ import annotations
 
 import hashlib
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
 from pyengine.games import DOCUMENT_FILES
+
+# What ends a sentence: its stop, perhaps inside closing quotes or brackets; a line ending otherwise is cut.
+_SENTENCE_END = re.compile("[.!?:;][\"'\u201d\u2019)\\]]*$")
+# What a line goes on with when it carries on the sentence of the line before (a word, or its punctuation).
+_GOES_ON = tuple(",;:)]")
+# A mark that a quote begins or ends inside a sentence its paragraph's line break cut.
+CUT = "…"
 
 
 @dataclass(frozen=True)
@@ -19,6 +27,15 @@ class Paragraph:
     id: str
     hash: str
     text: str
+    # Whether the line begins inside a sentence the line before left open, and whether it leaves one open.
+    starts_cut: bool = False
+    ends_cut: bool = False
+
+    @property
+    def quote(self) -> str:
+        """The paragraph as an answer quotes it: where a line break of the document cut a sentence, the quote says
+        so with an ellipsis at that end."""
+        return f"{CUT} " * self.starts_cut + self.text + f" {CUT}" * self.ends_cut
 
 
 def text_hash(text: str) -> str:
@@ -27,8 +44,11 @@ def text_hash(text: str) -> str:
 
 def paragraphs(text: str) -> list[Paragraph]:
     """Split a document into its numbered paragraphs."""
-    lines = [line.strip() for line in text.splitlines()]
-    return [Paragraph(f"p{n}", text_hash(line), line) for n, line in enumerate((ln for ln in lines if ln), 1)]
+    lines = [line.strip() for line in text.splitlines() if line.strip()]
+    cut = [not _SENTENCE_END.search(line) and (following[:1].islower() or following[:1] in _GOES_ON)
+           for line, following in zip(lines, [*lines[1:], ""], strict=True)]
+    return [Paragraph(f"p{n}", text_hash(line), line, n > 1 and cut[n - 2], cut[n - 1])
+            for n, line in enumerate(lines, 1)]
 
 
 def read_document(folder: Path, document: str) -> list[Paragraph]:
