@@ -76,9 +76,11 @@ def bounded_solve(control: clingo.Control, what: str, seconds: float | None = No
         last[:] = model.symbols(shown=True)
 
     with control.solve(assumptions=assumptions or [], on_model=on_model, async_=True) as handle:
-        while not handle.wait(min(TICK_SECONDS, max(0.0, deadline - time.monotonic())) if tick else limit):
-            if time.monotonic() >= deadline or tick is None:
+        # A wait may come back early (a signal): only the deadline itself stops the solve.
+        while not handle.wait(min(TICK_SECONDS if tick else limit, max(0.0, deadline - time.monotonic()))):
+            if time.monotonic() >= deadline:
                 handle.cancel()
                 raise LimitError(f"{what} stopped after {limit:g} s; the limit is set by --timeout")
-            tick()
+            if tick:
+                tick()
         return bool(handle.get().satisfiable), last
