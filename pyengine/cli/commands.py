@@ -306,7 +306,8 @@ def cmd_flip(args: argparse.Namespace) -> int:
         print(result.to_json())
         return 0
     if not result.flippable or result.before is None or result.after is None:
-        print(f"[{args.question}] no change the game's flip program allows turns this verdict around")
+        print(f"[{args.question}] no change turns this verdict around: none of the changes flip may make to the "
+              "state (`pyengine flip --help`) gives another verdict")
         return 0
     print(f"[{args.question}] {result.before.verdict} -> {result.after.verdict} with "
           f"{len(result.changes or [])} change(s):")
@@ -399,7 +400,10 @@ def cmd_conformance_compare(args: argparse.Namespace) -> int:
         return result.exit_code
     print(f"{result.answered} questions answered by the engine ({result.unanswered} of the pack not answered)")
     for side, found in result.per_side.items():
-        print(f"  {side}: {found.agree}/{found.total} agree")
+        counted = ", ".join(f"{n} of {game}" for game, n in (found.games or {}).items())
+        print(f"  {side}: {found.agree}/{found.total} agree ({counted})")
+    if len({found.total for found in result.per_side.values()}) > 1:
+        print("  (a profile is one game's choices: it answers only that game's questions, so the totals differ)")
     print(f"compared with {result.reference}:")
     for title, table in (("rule", result.per_rule), ("reading", result.per_reading)):
         for key, found in table.items():

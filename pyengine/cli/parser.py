@@ -313,7 +313,9 @@ def _search_commands(add: _Commands) -> None:
 
 def _game_commands(add: _Commands) -> None:
     """The commands about one scenario's verdicts, plays and board, and the conformance kit."""
-    fl = add.command("flip", help="the smallest change to a scenario's state that turns a verdict around")
+    fl = add.command("flip", help="the smallest change to a scenario's state that turns a verdict around: an "
+                                  "instance taken out or moved, its wounds, activity or face changed, fewer copies "
+                                  "of a deck's card, or a game's starting numbers and facts")
     fl.add_argument("file", metavar="FILE")
     fl.add_argument("--question", required=True, help="the question id")
     add.readings_options(fl)

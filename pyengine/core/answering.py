@@ -148,6 +148,7 @@ def question_result(scenario: Scenario, answer: Answer) -> QuestionResult:
                           _reasons(scenario, answer.reasons, words, answer.activity), answer.rested_on, answer.readings,
                           None if answer.plays is None else [_play(scenario, p, words) for p in answer.plays],
                           _assumptions(scenario, answer.assumptions), _before(scenario, answer.rested_before),
+                          scenario.game.listing_covers.get(q.kind),
                           True if q.expect is None and q.rules is None else None)
 
 
@@ -164,7 +165,8 @@ def answer(source: Scenario | str | Path | dict[str, Any], readings: dict[str, s
     """Answer every question of a scenario, under its readings overlaid by `profile` and then `readings`."""
     scenario = to_scenario(source)
     return ScenarioResult(scenario.path, scenario.title,
-                          [question_result(scenario, a) for a in answers_under(scenario, readings, profile)])
+                          [question_result(scenario, a) for a in answers_under(scenario, readings, profile)],
+                          scenario.printings)
 
 
 @checked
@@ -287,11 +289,12 @@ def _explanation(scenario: Scenario, answers: list[Answer]) -> Explanation:
     from pyengine.core.render import explain as render
 
     return Explanation(scenario.path, scenario.title, [question_result(scenario, a) for a in answers],
-                       partial(render, scenario, answers))
+                       scenario.printings, partial(render, scenario, answers))
 
 
 def scenario_result(scenario: Scenario, answers: list[Answer]) -> ScenarioResult:
-    return ScenarioResult(scenario.path, scenario.title, [question_result(scenario, a) for a in answers])
+    return ScenarioResult(scenario.path, scenario.title, [question_result(scenario, a) for a in answers],
+                          scenario.printings)
 
 
 def _deck_result(scenario: Scenario, readings: Choices | None, profile: str | None) -> DeckResult:

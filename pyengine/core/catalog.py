@@ -66,10 +66,14 @@ class Card:
 
     def told_apart(self) -> str:
         """The card in words that tell it from a card of the same name: name, type and, where the data has it, the
-        pack its card pool names (else the collector's info, which holds the set)."""
+        pack its card pool names (else the collector's info, which holds the set), and an unofficial printing or a
+        revision of another card (an errata the pool prints beside its card) as such."""
         pack = self.extra.get("pack_code")
         where = f", pack {pack}" if pack else f", {self.collinfo}" if self.collinfo else ""
-        return f"{self.full_name}, {self.type}{where}"
+        variant = self.extra.get("variant")
+        kind = (f", {str(variant).lower()} of {self.extra['parent']}" if variant and self.extra.get("parent")
+                else ", unofficial" if self.extra.get("official") is False else "")
+        return f"{self.full_name}, {self.type}{where}{kind}"
 
     def record(self) -> dict[str, Any]:
         """The card as an engine team needs it to find its own (a conformance pack's record): id, titles,
@@ -84,6 +88,44 @@ class Card:
         found.update({name: self.extra[name] for name in ("unique_limit", "deck_limit", "copies_each")
                       if name in self.extra})
         return found
+
+
+@dataclass(frozen=True)
+class Printing:
+    """A name that several printings of one card share, resolved to one of them: the name as written, the card
+    taken (the official printing first, then the first by id) and the others, which agree with it on everything the
+    rules read."""
+
+    name: str
+    card: Card
+    others: tuple[Card, ...]
+
+    def words(self) -> str:
+        """The choice in words, as an answer names it."""
+        others = ", ".join(f"{c.id} ({c.told_apart()})" for c in self.others)
+        return (f"{self.name!r} is taken as {self.card.id} ({self.card.told_apart()}); {others} "
+                f"{'agrees' if len(self.others) == 1 else 'agree'} with it on everything the rules read")
+
+
+def _preferred(card: Card) -> tuple[bool, tuple[tuple[int, str], ...]]:
+    """The order printings of one card are taken in: official first, then by id in natural order."""
+    return not card.extra.get("official", True), _natural(card.id)
+
+
+def _differences(view: frozenset[str], other: frozenset[str], limit: int = 4) -> str:
+    """What one printing's rules view has that another's lacks, and the reverse, by predicate, in words."""
+    def by_predicate(facts: frozenset[str]) -> dict[str, list[str]]:
+        found: dict[str, list[str]] = defaultdict(list)
+        for text in sorted(facts):
+            name, _, arguments = text.rstrip(".").partition("(")
+            found[name].append(re.sub(r'"_/([^"]*)"', r"\1", arguments.rstrip(")").removeprefix("_").lstrip(","))
+                               or "yes")
+        return found
+
+    more, fewer = by_predicate(other - view), by_predicate(view - other)
+    parts = [f"{name} {', '.join(more.get(name, [])) or 'none'} (not {', '.join(fewer.get(name, [])) or 'none'})"
+             for name in sorted(set(more) | set(fewer))]
+    return "; ".join(parts[:limit]) + (f"; and {len(parts) - limit} more" if len(parts) > limit else "")
 
 
 @dataclass
@@ -123,6 +165,9 @@ class Catalog:
     # catalog holds when a card is not in it (the built-in catalogs: how to import the real pool).
     reference = "a card id, a code or a title"
     holds: Callable[[], str] | None = None
+    # What the rules read of a card of this catalog, its id left out (its game's fact writer: rules_view): printings
+    # equal in it are one card to every answer, so a name they share resolves to one of them. None: never.
+    rules_view: Callable[[Card, Catalog], frozenset[str]] | None = None
 
     def unknown_card_expected(self) -> str:
         """What an unknown card's error says was expected."""
@@ -178,10 +223,11 @@ class Catalog:
 
     def resolve(self, ref: str, file: str | None = None, line: int | None = None, column: int | None = None,
                 field_name: str | None = None, accept: Callable[[Card], bool] | None = None,
-                suggest: bool = True) -> Card:
+                suggest: bool = True, chosen: list[Printing] | None = None) -> Card:
         """The one card a reference names, or an InputError with suggestions (unless `suggest` is false: finding
         them scans the catalog) or the candidates. Where the field only takes some cards (`accept`, e.g.
-        heroes), a name shared with other kinds of card narrows to them."""
+        heroes), a name shared with other kinds of card narrows to them. A name several printings share that agree
+        on everything the rules read (rules_view) is the official printing, the choice added to `chosen`."""
         card = self.lookup_id(ref)
         if card is not None:
             return card
@@ -200,13 +246,30 @@ class Catalog:
             if len(unique_ids) == 1:
                 return next(iter(unique_ids.values()))
             if len(unique_ids) > 1:
-                names = ", ".join(f"{i} ({c.told_apart()})" for i, c in sorted(unique_ids.items())[:8])
-                more = f" and {len(unique_ids) - 8} more" if len(unique_ids) > 8 else ""
-                raise InputError(f"card {ref!r} is ambiguous: {names}{more}", file=file, line=line, column=column,
-                                 field=field_name, expected=f"{self.reference} with subtitle")
+                return self._one_printing(ref, sorted(unique_ids.values(), key=_preferred), chosen,
+                                          InputError("", file=file, line=line, column=column, field=field_name))
         raise InputError(f"unknown card {ref!r}", file=file, line=line, column=column, field=field_name,
                          expected=self.unknown_card_expected(),
                          suggestion=closest(ref, self.suggestion_names()) if suggest else None)
+
+    def _one_printing(self, ref: str, cards: list[Card], chosen: list[Printing] | None, where: InputError) -> Card:
+        """The card several printings of one name stand for (the first, preferred, where all agree on what the
+        rules read), else an error at `where` listing them with what sets each apart from the first."""
+        views = [self.rules_view(c, self) for c in cards] if self.rules_view is not None else None
+        if views is not None and all(v == views[0] for v in views):
+            if chosen is not None:
+                chosen.append(Printing(ref, cards[0], tuple(cards[1:])))
+            return cards[0]
+        shown = cards[:8]
+        names = ", ".join(f"{c.id} ({c.told_apart()}"
+                          + (f"; {_differences(views[0], views[i])}" if views and views[i] != views[0] else "")
+                          + ")" for i, c in enumerate(shown))
+        more = f" and {len(cards) - 8} more" if len(cards) > 8 else ""
+        why = ("they differ in what the rules read, each shown beside the first" if views is not None
+               else "the catalog cannot tell whether they play alike")
+        raise InputError(f"card {ref!r} names {len(cards)} cards: {names}{more}; {why}", file=where.file,
+                         line=where.line, column=where.column, field=where.field,
+                         expected=f"one of their ids: {', '.join(c.id for c in shown)}")
 
 
 class MemoryCatalog(Catalog):
@@ -261,9 +324,7 @@ class Overlay(Catalog):
 
     def __init__(self, base: Catalog, top: MemoryCatalog):
         self.base, self.top = base, top
-
-    def unknown_card_expected(self) -> str:
-        return self.base.unknown_card_expected()
+        self.reference, self.holds, self.rules_view = base.reference, base.holds, base.rules_view
 
     def lookup_id(self, card_id: str) -> Card | None:
         return self.top.lookup_id(card_id) or self.base.lookup_id(card_id)

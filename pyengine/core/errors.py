@@ -5,12 +5,15 @@ usage, 3 for work stopped at a time or memory bound (BoundError), 4 for a defect
 from __future__ import annotations
 
 import difflib
-from collections.abc import Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass
-from typing import ClassVar
+from typing import ClassVar, TypeVar
 
 from pyengine.core.text import printable
+
+T = TypeVar("T")
+D = TypeVar("D")
 
 # The command line's exit codes (README "Exit codes"): the worst outcome of a run decides.
 EXIT_HOLDS = 0
@@ -60,9 +63,11 @@ class InputError(Exception):
 
 
 class InputErrors(InputError):
-    """Several input errors found in one pass, reported together; it reads as the first, and `all()` gives each."""
+    """Several input errors found in one pass, reported together; it reads as the first, and `all()` gives each (one
+    of several given is taken apart into its own)."""
 
     def __init__(self, errors: list[InputError]):
+        errors = [single for error in errors for single in error.all()]
         first = errors[0]
         super().__init__(first.message, first.file, first.line, first.column, first.field, first.expected,
                          first.suggestion)
@@ -84,6 +89,11 @@ class Unread(InputError):
     says it, so this one is never reported beside it (pyengine.core.errors.Collected)."""
 
 
+class TooMany(InputError):
+    """An input holding more of something than one file may (card instances, hypothetical cards): reported with the
+    errors found before it, and the rest of the file is not read (pyengine.core.errors.Collected)."""
+
+
 class BoundError(InputError):
     """Work stopped at a bound of the run: its time (--timeout) or its memory (--memory)."""
 
@@ -102,35 +112,75 @@ MAX_FILE_ERRORS = 20
 
 class Collected:
     """The input errors of one file, gathered as the parts that can be read apart are read (the title, each card,
-    instance and deck of the state, each action, each question); raised together at the end, or at once past
-    MAX_FILE_ERRORS. A bound of the run (BoundError) is never gathered: it stops the reading where it is."""
+    instance and deck of the state, each field of the state, each action, each question, and within each the fields
+    that do not depend on one another); raised together at the end (`raise_any`), or at once past MAX_FILE_ERRORS.
+    A part whose parts are read apart has a collection of its own (`apart`), sharing the file's errors: its
+    `raise_any` stops only what depends on them. A bound of the run (BoundError) is never gathered: it stops the
+    reading where it is."""
 
-    def __init__(self) -> None:
-        self.errors: list[InputError] = []
+    def __init__(self, within: Collected | None = None) -> None:
+        self.errors: list[InputError] = within.errors if within is not None else []
+        self.within = within
+        self.root: Collected = within.root if within is not None else self
+        # Whether an error was gathered here or in a collection apart from this one (said or not).
+        self.failed = False
+        # The error that ended the reading of the file (its collection's), once one has.
+        self.ended: InputError | None = None
 
     def add(self, error: InputError) -> None:
         """Gather an error (each of several); one that follows from a part not read is dropped beside the error
-        that part had."""
+        that part had. Past MAX_FILE_ERRORS, or at an errors.TooMany, every error gathered is raised at once."""
         self.errors.extend(e for e in error.all() if not (isinstance(e, Unread) and self.errors))
-        if len(self.errors) >= MAX_FILE_ERRORS:
-            self.raise_any()
+        collection: Collected | None = self
+        while collection is not None:
+            collection.failed, collection = True, collection.within
+        if len(self.errors) >= MAX_FILE_ERRORS or isinstance(error, TooMany):
+            errors = _in_order(self.errors[:MAX_FILE_ERRORS])
+            self.root.ended = errors[0] if len(errors) == 1 else InputErrors(errors)
+            raise self.root.ended
 
     @contextmanager
     def part(self) -> Iterator[None]:
-        """Read one part that can be read apart: its input error is gathered and the reading goes on after it."""
+        """Read one part that can be read apart: its input error is gathered and the reading goes on after it (but
+        for the error that ended the file's reading, which goes on up)."""
         try:
             yield
         except BoundError:
             raise
         except InputError as error:
+            if error is self.root.ended:
+                raise
             self.add(error)
 
+    def value(self, read: Callable[[], T], default: D) -> T | D:
+        """The value `read` gives, as a part read apart (`part`): `default` where its input error is gathered."""
+        with self.part():
+            return read()
+        return default
+
+    def apart(self) -> Collected:
+        """A collection for the parts of one part that are read apart (the fields of an instance, of a question):
+        their errors are gathered with this one's, and its `raise_any` stops what depends on them."""
+        return Collected(self)
+
     def raise_any(self) -> None:
-        """Raise what was gathered: the one error, or all of them (up to MAX_FILE_ERRORS) together."""
+        """Raise what was gathered: for a file's collection the one error, or all of them (up to MAX_FILE_ERRORS)
+        together; for one apart (`apart`), errors.Unread when any of its parts had an error, which stops the part
+        it belongs to without saying anything more."""
+        if self.within is not None:
+            if self.failed:
+                raise Unread("a part was not read for its own errors")
+            return
         if len(self.errors) == 1:
             raise self.errors[0]
         if self.errors:
-            raise InputErrors(self.errors[:MAX_FILE_ERRORS])
+            raise InputErrors(_in_order(self.errors[:MAX_FILE_ERRORS]))
+
+
+def _in_order(errors: list[InputError]) -> list[InputError]:
+    """A file's errors in the order of their places in it (line, then column; those without a line last, in the
+    order they were found)."""
+    return sorted(errors, key=lambda e: (e.line is None, e.line or 0, e.column or 0))
 
 
 def closest(word: str, choices: Iterable[str], n: int = 3) -> str | None:

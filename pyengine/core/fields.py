@@ -3,11 +3,12 @@ file, line, column and field path, what was expected, and the closest valid key 
 
 from __future__ import annotations
 
+import copy
 from collections.abc import Iterator
 from typing import Any
 
 from pyengine.core.asp import MAX_NUMBER
-from pyengine.core.errors import InputError, closest
+from pyengine.core.errors import Collected, InputError, InputErrors, Unread, closest
 from pyengine.core.text import invisible_characters
 from pyengine.core.yamlio import Mapping, Sequence
 
@@ -27,20 +28,51 @@ def _type_name(value: Any) -> str:
 
 
 class Fields:
-    """The fields of one mapping, read by name; unknown keys are reported once the reader has seen all."""
+    """The fields of one mapping, read by name. An unknown key is an error naming the closest allowed one: raised at
+    once (every unknown key together), or, for fields read into a file's collection of errors (`collected`), gathered
+    there while the known fields are read; a field then missing is not said to be, as a key misspelt may be it."""
 
-    def __init__(self, data: Any, file: str, path: str, allowed: set[str], line: int = 0, column: int = 0):
-        self.file, self.path, self.allowed = file, path, allowed
+    def __init__(self, data: Any, file: str, path: str, allowed: set[str], line: int = 0, column: int = 0,
+                 collected: Collected | None = None):
+        self.file, self.path, self.allowed, self.collected = file, path, allowed, collected
         if not isinstance(data, dict):
             raise InputError(f"got {_type_name(data)}", file=file, line=line or None, column=column or None,
                              field=path or None, expected="a mapping of fields")
         self.data: dict = data
-        for key in data:
-            if key not in allowed:
-                line_k, col_k = self._key_at(key)
-                raise InputError(f"unknown field {key!r}", file=file, line=line_k, column=col_k,
-                                 field=self.name(str(key)), expected="one of " + ", ".join(sorted(allowed)),
-                                 suggestion=closest(str(key), allowed))
+        self.unknown: list[str] = []
+        self._refuse_unknown(set())
+
+    def _refuse_unknown(self, known: set[str]) -> None:
+        """Every key neither allowed nor `known` (said already) is an unknown field: gathered in the collection, or
+        raised together."""
+        unknown = [key for key in self.data if key not in self.allowed and key not in known]
+        self.unknown += [str(key) for key in unknown]
+        errors = [self.error(str(key), f"unknown field {key!r}", expected="one of " + ", ".join(sorted(self.allowed)),
+                             suggestion=closest(str(key), self.allowed), at=key) for key in unknown]
+        if not errors:
+            return
+        if self.collected is None:
+            raise errors[0] if len(errors) == 1 else InputErrors(errors)
+        for error in errors:
+            self.collected.add(error)
+
+    def narrowed(self, allowed: set[str]) -> Fields:
+        """The same fields with fewer allowed (a question's, once its kind is known): a key allowed before and not
+        now is an unknown field; one unknown before was said already."""
+        view = copy.copy(self)
+        view.allowed, view.unknown = allowed, list(self.unknown)
+        view._refuse_unknown(set(self.unknown))
+        return view
+
+    def entry(self, data: Any, path: str, allowed: set[str], line: int | None = 0, column: int | None = 0) -> Fields:
+        """The fields of an entry of this mapping (an item of one of its lists, at its line and column), of the
+        same file and collection of errors."""
+        return Fields(data, self.file, path, allowed, line or 0, column or 0, self.collected)
+
+    def apart(self) -> Collected:
+        """A collection for the fields of this mapping read apart (errors.Collected.apart), within the file's
+        collection, or on its own (raising every error it gathered) where the fields have none."""
+        return self.collected.apart() if self.collected is not None else Collected()
 
     def _key_at(self, key: Any) -> tuple[int | None, int | None]:
         if isinstance(self.data, Mapping):
@@ -55,8 +87,10 @@ class Fields:
     def name(self, key: str) -> str:
         return f"{self.path}.{key}" if self.path else key
 
-    def error(self, key: str, message: str, expected: str | None = None, suggestion: str | None = None) -> InputError:
-        line, column = self._key_at(key)
+    def error(self, key: str, message: str, expected: str | None = None, suggestion: str | None = None,
+              at: Any = None) -> InputError:
+        """An error of the field `key`, at its place in the file (that of the key `at` where it is given)."""
+        line, column = self._key_at(key if at is None else at)
         return InputError(message, file=self.file, line=line, column=column, field=self.name(key),
                           expected=expected, suggestion=suggestion)
 
@@ -67,6 +101,10 @@ class Fields:
         return self.data.get(key, default)
 
     def require(self, key: str, expected: str) -> Any:
+        """The value of a field that must be given; missing beside an unknown field (said already, and perhaps this
+        one misspelt), it is errors.Unread."""
+        if key not in self.data and self.unknown:
+            raise Unread(f"missing field {key!r} beside unknown fields", file=self.file, field=self.name(key))
         if key not in self.data or self.data[key] is None:
             line, column = (self.data.line, self.data.column) if isinstance(self.data, Mapping) else (None, None)
             raise InputError(f"missing field {key!r}", file=self.file, line=line, column=column,
@@ -148,10 +186,12 @@ class Fields:
         view.update((k, v) for k, v in self.data.items() if k in keys)
         if isinstance(self.data, Mapping):
             view.line, view.column, view.key_positions = self.data.line, self.data.column, self.data.key_positions
-        return Fields(view, self.file, self.path, self.allowed)
+        part = copy.copy(self)
+        part.data = view
+        return part
 
     def sub(self, key: str, allowed: set[str]) -> Fields:
         value = self.data.get(key)
         line, column = self._key_at(key)
         return Fields(value if value is not None else Mapping(), self.file, self.name(key), allowed,
-                      line or 0, column or 0)
+                      line or 0, column or 0, self.collected)

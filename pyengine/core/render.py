@@ -51,6 +51,7 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
     """The explanation chain for every question of a scenario, for a judge to read."""
     kb = kbase.load(scenario.game.name)
     lines = [f"{scenario.path}: {scenario.title}"]
+    lines += [f"card name: {words}" for words in scenario.printings or []]
     for answer in answers:
         q = answer.question
         lines.append("")
@@ -60,6 +61,7 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
         if answer.plays is not None:
             sets = answer.play_sets()
             lines.append(f"  plays: {len(sets['legal'])} legal, {len(sets['illegal'])} illegal{status}")
+            lines.append(f"  tried: {scenario.game.listing_covers[q.kind]}")
             lines.extend(_play_lines(scenario, answer))
             continue
         lines.append(f"  verdict: {answer.verdict}{status}")

@@ -139,6 +139,8 @@ class QuestionResult(Result):
     plays: list[PlayResult] | None = field(default=None, metadata=OMIT_NONE)
     assumptions: list[str] | None = field(default=None, metadata=OMIT_NONE)
     rested_on_before: dict[str, str] | None = field(default=None, metadata=OMIT_NONE)
+    # For a listing (`plays`, `outcomes`): what its rules try, in words (the game's listing_covers).
+    covers: str | None = field(default=None, metadata=OMIT_NONE)
     # True for a question that states no expectation (no expect:, no rules:): answered, nothing checked.
     unchecked: bool | None = field(default=None, metadata=OMIT_NONE)
     # `check --stats`: clingo's figures of the question's unit ground and solved alone (ground_atoms, rules,
@@ -153,6 +155,9 @@ class ScenarioResult(Result):
     file: str
     title: str
     questions: list[QuestionResult]
+    # Each card name the table wrote that several printings share, and the printing it was taken as (the others
+    # agree with it on everything the rules read), in words.
+    printings: list[str] | None = field(default=None, metadata=OMIT_NONE)
 
     @property
     def passed(self) -> bool:
@@ -473,10 +478,12 @@ class ExportResult(Result):
 
 @dataclass
 class Agreement(Result):
-    """How many of the questions counted an engine answers as the knowledge base does."""
+    """How many of the questions counted an engine answers as the knowledge base does; for a side, how many of
+    them each game has (a profile is one game's, so it counts that game's questions only)."""
 
     agree: int
     total: int
+    games: dict[str, int] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass

@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core import kb as kbase
-from pyengine.core.errors import Collected, InputError, closest
+from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.text import printable
@@ -49,50 +49,69 @@ class Scenario:
     def kb(self) -> kbase.KnowledgeBase:
         return kbase.load(self.game.name)
 
+    @property
+    def printings(self) -> list[str] | None:
+        """Each card name of the table that several printings share, with the printing it was taken as, in words
+        (None where there is none, or the game's state names no printings)."""
+        return list({p.name: p.words() for p in getattr(self.state, "printings", [])}.values()) or None
+
 
 def check_readings(readings: dict[str, str], kb: kbase.KnowledgeBase, fields: Fields | None, key: str) -> None:
-    """Every reading named must exist and every choice be one of its choices."""
+    """Every reading named must exist and every choice be one of its choices: each that does not is an error, placed
+    on its field where `fields` holds them (gathered in their collection), all of them raised together."""
+    each = fields.apart() if fields else Collected()
     for name, value in readings.items():
-        if name not in kb.readings:
-            error = InputError(f"unknown reading {name!r}", expected="one of " + ", ".join(sorted(kb.readings)),
-                               suggestion=closest(name, kb.readings))
-        elif value not in kb.readings[name].choices:
-            choices = kb.readings[name].choices
-            error = InputError(f"unknown choice {value!r} for reading {name}",
-                               expected="one of " + ", ".join(choices), suggestion=closest(value, choices))
-        else:
-            continue
-        if fields:
-            raw = fields.mapping(key)
-            line, column = raw.key_at(name) if hasattr(raw, "key_at") else (None, None)
-            raise InputError(error.message, file=fields.file, line=line, column=column,
-                             field=f"{fields.name(key)}.{name}", expected=error.expected,
-                             suggestion=error.suggestion)
-        raise error
+        with each.part():
+            if name not in kb.readings:
+                error = InputError(f"unknown reading {name!r}", expected="one of " + ", ".join(sorted(kb.readings)),
+                                   suggestion=closest(name, kb.readings))
+            elif value not in kb.readings[name].choices:
+                choices = kb.readings[name].choices
+                error = InputError(f"unknown choice {value!r} for reading {name}",
+                                   expected="one of " + ", ".join(choices), suggestion=closest(value, choices))
+            else:
+                continue
+            if fields:
+                raw = fields.mapping(key)
+                line, column = raw.key_at(name) if hasattr(raw, "key_at") else (None, None)
+                raise InputError(error.message, file=fields.file, line=line, column=column,
+                                 field=f"{fields.name(key)}.{name}", expected=error.expected,
+                                 suggestion=error.suggestion)
+            raise error
+    each.raise_any()
 
 
 def readings_of(fields: Fields, kb: kbase.KnowledgeBase) -> dict[str, str]:
-    """A mapping's `profile:` choices overlaid by its `readings:` choices."""
+    """A mapping's `profile:` choices overlaid by its `readings:` choices (each error of either gathered)."""
     readings: dict[str, str] = {}
-    profile = fields.choice("profile", sorted(kb.profiles))
-    if profile:
-        readings.update(kb.profiles[profile])
-    raw = {str(k): str(v) for k, v in fields.mapping("readings").items()}
-    check_readings(raw, kb, fields, "readings")
+    raw: dict[str, str] = {}
+    each = fields.apart()
+    with each.part():
+        profile = fields.choice("profile", sorted(kb.profiles))
+        if profile:
+            readings.update(kb.profiles[profile])
+    with each.part():
+        raw = {str(k): str(v) for k, v in fields.mapping("readings").items()}
+        check_readings(raw, kb, fields, "readings")
+    each.raise_any()
     readings.update(raw)
     return readings
 
 
 def _cites(fields: Fields, kb: kbase.KnowledgeBase, document: str) -> list[str]:
+    """The paragraphs a mapping cites, each unknown one an error (all of them gathered)."""
     cites = []
+    each = fields.apart()
     for item, line, column, path in fields.items("cites"):
-        para = str(item)
-        if kb.paragraph(document, para) is None:
-            known = [p for d, p in kb.paragraphs if d == document]
-            raise InputError(f"unknown paragraph {para!r} of document {document}", file=fields.file, line=line,
-                             column=column, field=path, expected="a paragraph id such as p3",
-                             suggestion=closest(para, known))
-        cites.append(para)
+        with each.part():
+            para = str(item)
+            if kb.paragraph(document, para) is None:
+                known = [p for d, p in kb.paragraphs if d == document]
+                raise InputError(f"unknown paragraph {para!r} of document {document}", file=fields.file, line=line,
+                                 column=column, field=path, expected="a paragraph id such as p3",
+                                 suggestion=closest(para, known))
+            cites.append(para)
+    each.raise_any()
     return cites
 
 
@@ -103,8 +122,17 @@ def _play_sets(q: Fields) -> dict[str, list[str]] | None:
     if not isinstance(q.raw("expect"), dict) or not q.raw("expect"):
         raise q.error("expect", f"got {q.raw('expect')!r}", expected="{legal: [play ids], illegal: [play ids]}")
     expect = q.sub("expect", {"legal", "illegal"})
-    return {key: [_play_id(item, line, column, path, q.file) for item, line, column, path in expect.items(key)]
-            for key in ("legal", "illegal") if expect.has(key)}
+    sets: dict[str, list[str]] = {}
+    each = q.apart()
+    for key in ("legal", "illegal"):
+        with each.part():
+            if expect.has(key):
+                sets[key] = []
+                for item, line, column, path in expect.items(key):
+                    with each.part():
+                        sets[key].append(_play_id(item, line, column, path, q.file))
+    each.raise_any()
+    return sets
 
 
 def _play_id(item: Any, line: int | None, column: int | None, path: str, file: str) -> str:
@@ -138,27 +166,33 @@ def with_catalog(data: Any, catalog: str | None) -> Any:
 def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
                        questions_required: bool = True, checked: bool = False) -> Scenario:
     """Validate a scenario given as data (from a file, or built by a test or a search); a table built to be asked
-    (`pyengine plays`, the API) may come without questions. Every problem is an InputError; the parts that can be
-    read apart (the title's cites and readings, the state, each question) are all read, so a file reports each
-    of their errors at once (InputErrors, up to errors.MAX_FILE_ERRORS). Data read from a file by yamlio.load_file was
-    checked there (`checked`); other data is checked here (yamlio.check_data)."""
+    (`pyengine plays`, the API) may come without questions. Every problem is an InputError; every part that can be
+    read apart (the title, its cites and readings, each part of the state, each question and each field of one) is
+    read, so a file reports each of its errors at once (InputErrors, up to errors.MAX_FILE_ERRORS): only what
+    depends on a part with an error is not read (an unknown game stops the file, a state not read the questions'
+    parameters). Data read from a file by yamlio.load_file was checked there (`checked`); other data is checked here
+    (yamlio.check_data)."""
     if not checked:
         check_data(data, file)
     head = Fields(data, file, "", set(data) if isinstance(data, dict) else set())
     game = one_game(head.choice("game", sorted(GAME_NAMES), required=True))
-    top = Fields(data, file, "", COMMON_FIELDS | game.reader.state_fields)
-    kb = kbase.load(game.name)
     collected = Collected()
-    cites, readings = [], {}
+    top = Fields(data, file, "", COMMON_FIELDS | game.reader.state_fields, collected=collected)
+    kb = kbase.load(game.name)
+    cites, readings, title, state = [], {}, default_title, None
     with collected.part():
         cites = _cites(top, kb, game.document)
     with collected.part():
         readings = readings_of(top, kb)
-    state = game.reader.parse_state(top, collected)
-    scenario = Scenario(file, game, top.text("title") or default_title, cites, readings, state)
-    seen: set[str] = set()
-    items = list(top.items("questions"))
     with collected.part():
+        title = top.text("title") or default_title
+    with collected.part():
+        state = game.reader.parse_state(top, collected)
+    scenario = Scenario(file, game, title, cites, readings, state)
+    seen: set[str] = set()
+    items: list[tuple[Any, int | None, int | None, str]] = []
+    with collected.part():
+        items = list(top.items("questions"))
         if len(items) > limits.max_questions:
             count, items = len(items), []
             raise top.error("questions", f"{count} questions, over the limit of {limits.max_questions}",
@@ -167,38 +201,71 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
             raise top.error("questions", "the scenario asks no questions", expected="a list of questions")
     for index, (item, line, column, where) in enumerate(items, 1):
         with collected.part():
-            scenario.questions.append(_question(game, kb, state, file, index, item, line, column, where, seen))
+            scenario.questions.append(_question(game, kb, state, top, index, (item, line, column, where), seen))
     collected.raise_any()
     return scenario
 
 
-def _question(game: Game, kb: kbase.KnowledgeBase, state: Any, file: str, index: int, item: Any, line: int | None,
-              column: int | None, where: str, seen: set[str]) -> Question:
-    """One question of a scenario, read and checked (its id not among those `seen`, to which it is added)."""
-    q = Fields(item, file, where, QUESTION_FIELDS | set().union(*game.question_fields.values()),
-               line or 0, column or 0)
-    kind = q.choice("ask", sorted(game.question_fields), required=True)
-    Fields(item, file, where, QUESTION_FIELDS | game.question_fields[kind], line or 0, column or 0)
-    qid = q.text("id") or f"q{index}"
-    if qid in seen:
-        raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
-    seen.add(qid)
+def _question(game: Game, kb: kbase.KnowledgeBase, state: Any, top: Fields, index: int,
+              item: tuple[Any, int | None, int | None, str], seen: set[str]) -> Question:
+    """One question of a scenario (`item`: its data, line, column and field path), read and checked (its id not among
+    those `seen`, to which it is added), each field apart: its kind, its id, its rules, cites and readings, and once its
+    kind is known its expectation and, with a state read (None: not read, its error said), its parameters."""
+    data, line, column, where = item
+    q = top.entry(data, where, QUESTION_FIELDS | set().union(*game.question_fields.values()), line, column)
+    each = q.apart()
+    kind, qid, rules, cites, readings = None, f"q{index}", None, [], {}
+    with each.part():
+        kind = q.choice("ask", sorted(game.question_fields), required=True)
+    with each.part():
+        qid = q.text("id") or qid
+        if qid in seen:
+            raise q.error("id", f"question id {qid!r} is used twice", expected="a unique question id")
+        seen.add(qid)
+    with each.part():
+        rules = _rules(q, kb)
+    with each.part():
+        cites = _cites(q, kb, game.document)
+    with each.part():
+        readings = readings_of(q, kb)
+    expect: str | dict[str, list[str]] | None = None
+    params: dict[str, Any] = {}
+    if kind is not None:
+        asked = q.narrowed(QUESTION_FIELDS | game.question_fields[kind])
+        with each.part():
+            expect = _expect(game, kind, asked)
+        with each.part():
+            if state is None:
+                raise Unread("the state was not read", file=q.file, field=q.name("ask"))
+            params = game.reader.parse_question(kind, asked, state)
+    each.raise_any()
+    return Question(qid, kind or "", params, expect, rules, cites, readings, line)
+
+
+def _expect(game: Game, kind: str, q: Fields) -> str | dict[str, list[str]] | None:
+    """A question's expectation: the play ids of a listing, a verdict word of its kind, or any value."""
     words = game.verdicts[kind]
     if kind in LISTING_KINDS:
-        expect: str | dict[str, list[str]] | None = _play_sets(q)
-    elif words is not None:
-        expect = q.choice("expect", words)
-    else:
-        expect = None if q.raw("expect") is None else str(q.raw("expect")).lower()
-    rules = None
-    if q.has("rules"):
-        rules = [str(r) for r, *_ in q.items("rules")]
-        for r, r_line, r_col, r_path in q.items("rules"):
+        return _play_sets(q)
+    if words is not None:
+        return q.choice("expect", words)
+    return None if q.raw("expect") is None else str(q.raw("expect")).lower()
+
+
+def _rules(q: Fields, kb: kbase.KnowledgeBase) -> list[str] | None:
+    """The rule ids a question expects (None without `rules:`), each undeclared one an error (all gathered)."""
+    if not q.has("rules"):
+        return None
+    rules = []
+    each = q.apart()
+    for r, r_line, r_col, r_path in q.items("rules"):
+        with each.part():
             if str(r) not in kb.rules:
-                raise InputError(f"unknown rule {r!r}", file=file, line=r_line, column=r_col, field=r_path,
+                raise InputError(f"unknown rule {r!r}", file=q.file, line=r_line, column=r_col, field=r_path,
                                  expected="a declared rule id (pyengine rules)", suggestion=closest(str(r), kb.rules))
-    return Question(qid, kind, game.reader.parse_question(kind, q, state), expect, rules, _cites(q, kb, game.document),
-                    readings_of(q, kb), line)
+            rules.append(str(r))
+    each.raise_any()
+    return rules
 
 
 # The bounds of a search of folders for scenario files: how many files it lists, how deep it goes, how long.

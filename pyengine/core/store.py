@@ -21,7 +21,7 @@ from pyengine.core.catalog import Card, Catalog
 from pyengine.core.errors import InputError
 from pyengine.core.resources import STORE_ENV
 from pyengine.core.text import printable, title_key
-from pyengine.games import SOURCES, importer
+from pyengine.games import SOURCES, game, importer
 
 # The store's format: what its tables and records hold. A store of another format is refused, naming the command
 # that rebuilds it; the pyengine version that wrote it is recorded beside it.
@@ -275,8 +275,7 @@ class StoreCatalog(Catalog):
     def __init__(self, source: str, path: Path | None = None):
         self.source, self.path = source, path or store_path()
         if source not in sources(self.path):
-            raise InputError(f"no imported catalog {source!r} in the store {self.path}", field="catalog",
-                             expected=f"run `pyengine import {source} PATH` first, or set {STORE_ENV}")
+            raise not_imported(source, self.path)
         self._db = _open(self.path)
         self._file = _identity(self.path)
         self._version = self._data_version()
@@ -352,6 +351,15 @@ class StoreCatalog(Catalog):
 _OPEN: dict[tuple[str, Path], StoreCatalog] = {}
 
 
+def not_imported(source: str, path: Path | None = None) -> InputError:
+    """The error of a scenario naming a card pool the store does not hold, with the command that imports it (one
+    wording for every game)."""
+    return InputError(f"no imported catalog {source!r} in the card store {path or store_path()}: import it with "
+                      f"`pyengine import {source} PATH` (docs/card-pools.md says which folder PATH is), or set "
+                      f"{STORE_ENV} to a store that holds it", field="catalog",
+                      expected="a card pool imported into the store")
+
+
 def forget_open_sources() -> None:
     """Drop the catalogs opened so far, without closing them: a forked worker opens its own connections, since
     an SQLite connection must not be used on both sides of a fork."""
@@ -372,4 +380,6 @@ def open_catalog(name: str, builtin: Callable[[], Catalog]) -> Catalog:
         return builtin()
     catalog = open_source(name)
     catalog.reference = builtin().reference  # the game's words for a card
+    # What its rules read of a card: printings that agree on all of it are one card to a name they share.
+    catalog.rules_view = getattr(game(SOURCES[name]).writer, "rules_view", None) if name in SOURCES else None
     return catalog

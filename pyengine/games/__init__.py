@@ -91,6 +91,8 @@ class Game(Protocol):
     # Question kind -> its extra fields, and the verdicts an `expect:` may name.
     question_fields: dict[str, set[str]]
     verdicts: dict[str, tuple[str, ...] | None]
+    # A listing kind (LISTING_KINDS) -> what its rules try, in words: an answer says what its list covers.
+    listing_covers: dict[str, str]
     reader: Reader
     writer: FactWriter
     words: Words
@@ -103,7 +105,7 @@ class GameSpec:
     """One game's entry in the registry: all that generic code may know of a game."""
 
     name: str
-    # The rules document it encodes (its id) and that document's file in a documents folder (../shared/docs).
+    # The rules document it encodes (its id) and that document's file in a documents folder (`--docs`, PYENGINE_DOCS).
     document: str
     document_file: str
     # The public card databases its importer reads (`pyengine import SOURCE`; pyengine.games.<name>.importer), each

@@ -57,8 +57,14 @@ def _edits(text: str, node: yaml.MappingNode, values: dict[str, Any]) -> list[tu
 
 
 def _wanted(question: QuestionResult, listed: set[str]) -> dict[str, Any]:
-    """The expectations a question is reset to: its verdict, and its rules where it lists rules."""
-    values: dict[str, Any] = {"expect": question.got}
+    """The expectations a question is reset to: its verdict where it differs or is not written, and its rules
+    where it lists rules (a value left as written keeps its own spelling)."""
+    got = question.got
+    # A number the answer holds as text (a `value` question's) is written as the number a reader would write.
+    if isinstance(got, str) and got.lstrip("-").isdigit() and str(int(got)) == got:
+        got = int(got)
+    kept = "expect" in listed and not isinstance(got, dict) and str(question.expected) == str(got)
+    values: dict[str, Any] = {} if kept else {"expect": got}
     if "rules" in listed:
         values["rules"] = sorted(set(question.rules))
     return values

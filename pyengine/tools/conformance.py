@@ -280,11 +280,14 @@ def compare(pack_path: str | Path, verdicts_path: str | Path, profile: str | Non
         index = read_index(pack_file)
         engine = read_verdicts(verdicts_file, index)
         sides: dict[str, _Side] = {}
+        games: dict[str, Counter[str]] = {}
         for qid, (text, _) in engine.items():
             verdict = json.loads(text)
             for side, (ours, rules, rested_on) in index.questions[qid].sides().items():
                 sides.setdefault(side, _Side()).count(qid, verdict == ours, rules, rested_on)
-        per_side = {side: Agreement(sides[side].agree, sides[side].total) for side in index.sides if side in sides}
+                games.setdefault(side, Counter())[index.questions[qid].game] += 1
+        per_side = {side: Agreement(sides[side].agree, sides[side].total, dict(sorted(games[side].items())))
+                    for side in index.sides if side in sides}
         reference = _reference(profile, index, per_side, len(engine))
         disagreements: list[Disagreement] = []
         files = _Files(Path(out or "."))

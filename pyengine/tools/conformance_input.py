@@ -23,7 +23,7 @@ from typing import Any, NamedTuple
 
 from pyengine.core import jsonio
 from pyengine.core import kb as kbase
-from pyengine.core.errors import BoundError, InputError, closest
+from pyengine.core.errors import BoundError, Collected, InputError, closest
 from pyengine.core.results import PackEntry, PackVerdict
 from pyengine.core.text import printable
 from pyengine.games import DOCUMENTS, GAME_NAMES, LISTING_KINDS
@@ -211,16 +211,20 @@ def _choices(place: Place, value: Any, field: str) -> dict[str, str]:
 
 def _fields(place: Place, value: dict[str, Any], field: str, known: tuple[str, ...],
             optional: tuple[str, ...] = ()) -> None:
-    """Refuse a key that is not one of `known` and a missing one (but those `optional`), naming it."""
+    """Refuse each key that is not one of `known` (all of them together), or else the keys missing (but those
+    `optional`) in one error; a key missing beside an unknown one (which may be it misspelt) is not said to be."""
     where = f"{field}." if field else ""
     fields_named = "the fields " + ", ".join(known) + (f" ({', '.join(optional)} optional)" if optional else "")
+    each = Collected()
     for key in value:
         if key not in known:
-            raise place.error(f"{where}{key}", f"unknown field {printable(repr(key[:MAX_QUOTED]))}", fields_named,
-                              closest(key, known))
-    for key in known:
-        if key not in value and key not in optional:
-            raise place.error(f"{where}{key}", f"no field {key!r}", fields_named)
+            each.add(place.error(f"{where}{key}", f"unknown field {printable(repr(key[:MAX_QUOTED]))}", fields_named,
+                                 closest(key, known)))
+    missing = [key for key in known if key not in value and key not in optional]
+    if missing and not each.errors:
+        each.add(place.error(f"{where}{missing[0]}", f"no field {missing[0]!r}", fields_named) if len(missing) == 1
+                 else place.error(field, "no fields " + ", ".join(map(repr, missing)), fields_named))
+    each.raise_any()
 
 
 @cache
@@ -369,19 +373,24 @@ def _digest(text: str) -> bytes:
 
 def read_index(path: Path) -> PackIndex:
     """Read a whole pack once, one line at a time, every line checked (check_entry), keeping its index: one line per
-    question id."""
+    question id. Each line's error is gathered and the next line read: every damaged line is reported at once (up to
+    errors.MAX_FILE_ERRORS)."""
     questions: dict[str, Indexed] = {}
     sides: set[str] = set()
+    collected = Collected()
     for number, text in _lines(path, "pack"):
         place = Place(str(path), number)
-        entry = check_entry(place, _object_line(text, place))
-        if entry.id in questions:
-            raise place.error("id", f"question {shown(entry.id)} is in the pack twice (first on line "
-                                    f"{questions[entry.id].line})", "one line per question")
-        verdicts = {side: [v.verdict, v.rules, v.rested_on] for side, v in entry.verdicts.items()}
-        questions[entry.id] = Indexed(entry.game, entry.ask, json.dumps(verdicts, ensure_ascii=False,
-                                                                        separators=(",", ":")), number, _digest(text))
-        sides.update(entry.verdicts)
+        with collected.part():
+            entry = check_entry(place, _object_line(text, place))
+            if entry.id in questions:
+                raise place.error("id", f"question {shown(entry.id)} is in the pack twice (first on line "
+                                        f"{questions[entry.id].line})", "one line per question")
+            verdicts = {side: [v.verdict, v.rules, v.rested_on] for side, v in entry.verdicts.items()}
+            questions[entry.id] = Indexed(entry.game, entry.ask, json.dumps(verdicts, ensure_ascii=False,
+                                                                            separators=(",", ":")), number,
+                                          _digest(text))
+            sides.update(entry.verdicts)
+    collected.raise_any()
     if not questions:
         raise InputError("the pack holds no questions", file=str(path), expected="a pack written by export")
     return PackIndex(questions, sorted(sides, key=lambda s: (s != DEFAULT_SIDE, s)))
@@ -406,33 +415,55 @@ def indexed_entries(path: Path, index: PackIndex, ids: Iterable[str]) -> Iterato
 
 def check_answer(place: Place, value: dict[str, Any], questions: Mapping[str, Indexed]) -> tuple[str, Any]:
     """One line of an engine's verdicts: the id of a question of the pack and a verdict its kind can have (canonical:
-    check_verdict), and an optional note (text)."""
-    _fields(place, value, "", VERDICT_LINE_FIELDS, optional=("note",))
+    check_verdict), and an optional note (text); each field's error reported with the others' (the verdict, read for
+    the kind of the question its id names, only once the id is)."""
+    each = Collected()
+    with each.part():
+        _fields(place, value, "", VERDICT_LINE_FIELDS, optional=("note",))
+    with each.part():
+        if not isinstance(value.get("note", ""), str):
+            raise place.error("note", f"{shown(value['note'])}, not text", "text, or no note")
+    qid = each.value(lambda: _question_id(place, value, questions), None)
+    verdict = None
+    if qid is not None and "verdict" in value:
+        asked = questions[qid]
+        verdict = each.value(lambda: check_verdict(place, value["verdict"], "verdict", asked.game, asked.ask), None)
+    each.raise_any()
+    assert qid is not None  # named, or the line's error was raised
+    return qid, verdict
+
+
+def _question_id(place: Place, value: dict[str, Any], questions: Mapping[str, Indexed]) -> str | None:
+    """The id a verdicts line names, that of a question of the pack (None where the line has none, said already)."""
+    if "id" not in value:
+        return None
     qid = value["id"]
     if not isinstance(qid, str):
         raise place.error("id", f"no question id ({shown(qid)})", "the id of a question of the pack, as text")
     if qid not in questions:
         raise place.error("id", f"question {shown(qid)} is not in the pack", "the id of a question of the pack",
                           closest(qid, questions) if len(questions) <= MAX_SUGGESTED else None)
-    if not isinstance(value.get("note", ""), str):
-        raise place.error("note", f"{shown(value['note'])}, not text", "text, or no note")
-    asked = questions[qid]
-    return qid, check_verdict(place, value["verdict"], "verdict", asked.game, asked.ask)
+    return qid
 
 
 def read_verdicts(path: Path, index: PackIndex) -> dict[str, tuple[str, int]]:
     """An engine's verdicts, every line checked (check_answer), each question answered once: by question id, its
-    verdict as compact JSON text (a listing's sets may be long; text holds them in the fewest bytes) and its line."""
+    verdict as compact JSON text (a listing's sets may be long; text holds them in the fewest bytes) and its line.
+    Each line's errors are gathered and the next line read: every damaged line is reported at once (up to
+    errors.MAX_FILE_ERRORS)."""
     found: dict[str, tuple[str, int]] = {}
     words: dict[str, str] = {}
+    collected = Collected()
     for number, text in _lines(path, "verdicts file"):
         place = Place(str(path), number)
-        qid, verdict = check_answer(place, _object_line(text, place), index.questions)
-        if qid in found:
-            raise place.error("id", f"question {shown(qid)} is answered twice (first on line {found[qid][1]})",
-                              "one verdict per question")
-        compact = json.dumps(verdict, ensure_ascii=False, separators=(",", ":"))
-        found[qid] = (words.setdefault(compact, compact) if isinstance(verdict, str) else compact, number)
+        with collected.part():
+            qid, verdict = check_answer(place, _object_line(text, place), index.questions)
+            if qid in found:
+                raise place.error("id", f"question {shown(qid)} is answered twice (first on line {found[qid][1]})",
+                                  "one verdict per question")
+            compact = json.dumps(verdict, ensure_ascii=False, separators=(",", ":"))
+            found[qid] = (words.setdefault(compact, compact) if isinstance(verdict, str) else compact, number)
+    collected.raise_any()
     if not found:
         raise InputError("nothing to compare: the verdicts file answers no question", file=str(path),
                          expected='one JSON line per question answered, {"id": ..., "verdict": ...}')

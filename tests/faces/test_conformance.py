@@ -85,7 +85,7 @@ def test_compare_prints_the_disagreement_and_writes_it_as_a_failing_scenario(cli
     data = json.loads(text)
     jsonschema.validate(data, schema("conformance-compare"))
     assert (code, data["reference"], data["disagreements"], data["per_side"]["gemp"]) == (
-        0, "gemp", [], {"agree": total, "total": total})
+        0, "gemp", [], {"agree": total, "total": total, "games": {"lotr": total}})
 
 
 @pytest.mark.parametrize(("line", "message"), [

@@ -115,6 +115,11 @@ PETER_TURNED = ("turn \u2022Spider-Man (01001a) [peter] from \u2022Spider-Man (0
      "value(tok(fellowship),0,1)", "Power tokens at fellowship: 1 instead of 0 at the start"),
     ("tests/scenarios/dfm/goldberry_reserve_short.yaml", "strict-refuses", "refused", "done", "value(reserve,2,3)",
      "the Power token reserve: 3 instead of 2 at the start"),
+    # A deck's verdict turns with a card taken out of it (issue 65 item 6: flip never touched a deck).
+    ("tests/scenarios/lotr/deck.yaml", "eight-saurons", "invalid", "valid", 'copies("13_140",draw,4,0)',
+     "take every copy of \u2022Sauron, Dark Lord of Mordor (13R140) out of the draw deck"),
+    ("tests/scenarios/marvel/hero_and_ally.yaml", "hero-deck-with-its-own-ally-version", "invalid", "valid",
+     'copies("04045","04045",1,0)', "take every copy of \u2022Spider-Man, Peter Parker (04045) out of the deck"),
 ])
 def test_flip_finds_the_smallest_change(cli, file: str, question: str, before: str,
                                         after: str, change: str, words: str) -> None:
@@ -129,7 +134,7 @@ def test_flip_finds_the_smallest_change(cli, file: str, question: str, before: s
 
 def test_flip_says_when_no_change_can_turn_a_verdict(cli) -> None:
     code, out, _ = cli("flip", str(ROOT / "tests/scenarios/dfm/warg.yaml"), "--question", "elrond-exit-strict")
-    assert code == 0 and "no change the game's flip program allows" in out
+    assert code == 0 and "no change turns this verdict around: none of the changes flip may make" in out
 
 
 def test_generated_scenarios_are_checked_in_for_every_reading() -> None:

@@ -8,7 +8,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Callable
 from typing import Any
 
-from pyengine.core.asp import Const, Fact, fact
+from pyengine.core.asp import Const, Fact, fact, render
 from pyengine.core.catalog import Card, Catalog
 
 
@@ -19,6 +19,17 @@ class CardFacts(ABC):
 
     # The facts of one card of a catalog.
     card_facts: Callable[[Card, Catalog], tuple[Fact, ...]]
+
+    def rules_view(self, card: Card, catalog: Catalog) -> frozenset[str]:
+        """Everything the rules may read of a card of `catalog`, its id left out: two printings equal here play alike
+        in every answer (pyengine.core.catalog resolves a name they share to one)."""
+        whole, prefix = render(card.id), render(card.id)[:-1] + "/"
+        return frozenset(f.replace(whole, "_").replace(prefix, '"_/')
+                         for f in (*self.card_facts(card, catalog), *self.facts_when_read(card)))
+
+    def facts_when_read(self, card: Card) -> list[Fact]:
+        """The facts of a card a table writes only where a rule reads them (none, unless the game says)."""
+        return []
 
     def facts(self, state: Any, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
         """The facts of the state and of its questions, and those of every card they name."""

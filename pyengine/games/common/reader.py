@@ -11,8 +11,8 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core.asp import MAX_NUMBER
-from pyengine.core.catalog import Card, Catalog, MemoryCatalog, Overlay
-from pyengine.core.errors import Collected, InputError, Unread, closest
+from pyengine.core.catalog import Card, Catalog, MemoryCatalog, Overlay, Printing
+from pyengine.core.errors import Collected, InputError, TooMany, Unread, closest
 from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.store import open_catalog
@@ -62,6 +62,15 @@ def unread_deck(player: str) -> str:
     return f"deck {player}"
 
 
+def _unread_instances(state: Any, value: Any) -> None:
+    """Mark unread, by its id, each instance a zone not read holds: the items of a list, or one instance written
+    without its list."""
+    for item in value if isinstance(value, list) else [value]:
+        given = item.get("id") if isinstance(item, dict) else None
+        if isinstance(given, str | int) and not isinstance(given, bool):
+            state.unread.add(unread_instance(given))
+
+
 def check_read(state: Any, ref: Any, fields: Fields, key: str) -> None:
     """Raise errors.Unread when `ref` (a field's value) names a hypothetical card or an instance of the state that
     was not read for an error of its own, which says all there is to say."""
@@ -98,14 +107,16 @@ SUGGESTED_ERRORS = 20
 
 
 def resolve_card(catalog: Catalog, ref: Any, fields: Fields, key: str,
-                 accept: Callable[[Card], bool] | None = None, errors: list[InputError] | None = None) -> Card:
+                 accept: Callable[[Card], bool] | None = None, errors: list[InputError] | None = None,
+                 chosen: list[Printing] | None = None) -> Card:
     """The card a field names, with the field's line in any error; where `errors` collects a decklist's errors,
-    only the first SUGGESTED_ERRORS of them get suggestions."""
+    only the first SUGGESTED_ERRORS of them get suggestions; a name several printings share that play alike is
+    added to `chosen` with the printing taken."""
     line, column = fields.data.key_at(key) if hasattr(fields.data, "key_at") else (None, None)
     if isinstance(ref, bool) or not isinstance(ref, str | int):
         raise fields.error(key, f"got {ref!r}", expected=catalog.reference)
     return catalog.resolve(str(ref), fields.file, line, column, fields.name(key), accept=accept,
-                           suggest=errors is None or len(errors) < SUGGESTED_ERRORS)
+                           suggest=errors is None or len(errors) < SUGGESTED_ERRORS, chosen=chosen)
 
 
 class CardReader:
@@ -130,18 +141,19 @@ class CardReader:
         found = []
         for index, (item, line, column, path) in enumerate(fields.items("cards")):
             if index >= limits.max_cards:
-                raise InputError(f"more than {limits.max_cards} hypothetical cards", file=fields.file, line=line,
-                                 column=column, field=path, expected="fewer cards in `cards:`")
-            one = Fields(item, fields.file, path, self.card_fields, line or 0, column or 0)
+                raise TooMany(f"more than {limits.max_cards} hypothetical cards", file=fields.file, line=line,
+                              column=column, field=path, expected="fewer cards in `cards:`")
             with collected.part():
                 try:
+                    one = fields.entry(item, path, self.card_fields, line, column)
                     card = parse(one)
                     if card.id in state.catalog:
                         raise one.error("id", f"card id {card.id!r} already names a card",
                                         expected="a new id for a hypothetical card")
                 except InputError:
-                    if isinstance(one.raw("id"), str | int):
-                        state.unread.add(unread_card(one.raw("id")))
+                    given = item.get("id") if isinstance(item, dict) else None
+                    if isinstance(given, str | int) and not isinstance(given, bool):
+                        state.unread.add(unread_card(given))
                     raise
                 top.add(card)
                 found.append(card)
@@ -160,11 +172,30 @@ class CardReader:
             raise
 
     @staticmethod
+    def unread_zones(state: Any, zones: Fields) -> None:
+        """Mark unread each instance of a zone whose name is unknown (its error said already), so that what names it
+        says nothing more."""
+        for zone in zones.unknown:
+            _unread_instances(state, zones.raw(zone))
+
+    @staticmethod
+    def zone_items(state: Any, zones: Fields, zone: str, collected: Collected) -> list[tuple[Any, int | None,
+                                                                                              int | None, str]]:
+        """The items of a zone, each with its line, column and field path; a zone that is not a list has none, its
+        error gathered in `collected` and an instance it holds (written without its list) marked unread."""
+        try:
+            return list(zones.items(zone))
+        except InputError as error:
+            _unread_instances(state, zones.raw(zone))
+            collected.add(error)
+            return []
+
+    @staticmethod
     def room_for_instance(state: Any, file: str, line: int | None, column: int | None, path: str) -> None:
         """Refuse a card instance, where it is written, that would take the state past `limits.max_instances`."""
         if len(state.instances) >= limits.max_instances:
-            raise InputError(f"the state has more than {limits.max_instances} card instances", file=file, line=line,
-                             column=column, field=path, expected="a smaller state, or a higher --max-instances")
+            raise TooMany(f"the state has more than {limits.max_instances} card instances", file=file, line=line,
+                          column=column, field=path, expected="a smaller state, or a higher --max-instances")
 
     def read_decks(self, state: Any, fields: Fields, collected: Collected,
                    read: Callable[[Fields, str, list[InputError]], Any]) -> None:
@@ -185,18 +216,24 @@ class CardReader:
 
     @staticmethod
     def deck_entries(fields: Fields, key: str, errors: list[InputError],
-                     read: Callable[[Fields], tuple[Card, int, str]]) -> list[tuple[Card, int, str]]:
+                     read: Callable[[Fields], tuple[Card, str]]) -> list[tuple[Card, int, str]]:
         """The entries of a decklist's list field, each `{card: REF, count: N}` or a string `REF`, `N REF` or `Nx REF`,
-        as `read` makes them of its fields (a card, its count and a word of the game's), every bad entry collected in
-        `errors`; a list whose copies add up past the largest number the encodings take is refused where it is written
-        (each count alone is within the bound; their sum per card reaches the facts)."""
+        as its card and a word of the game's (`read` makes them of its fields), its count read apart, every bad entry
+        collected in `errors`; a list whose copies add up past the largest number the encodings take is refused where
+        it is written (each count alone is within the bound; their sum per card reaches the facts)."""
         entries = []
         for item, line, column, path in fields.items(key):
             try:
-                entries.append(read(Fields(deck_entry(item, line, column), fields.file, path, {"card", "count"},
-                                           line or 0, column or 0)))
+                entry = fields.entry(deck_entry(item, line, column), path, {"card", "count"}, line, column)
+                each = entry.apart()
+                with each.part():
+                    card, word = read(entry)
+                with each.part():
+                    count = entry.whole("count", 1, minimum=1)
+                each.raise_any()
+                entries.append((card, count, word))
             except InputError as error:
-                errors.append(error)
+                errors.extend(error.all())
         total = sum(count for _, count, _ in entries)
         if total > MAX_NUMBER:
             raise fields.error(key, f"the list holds {total:,} cards, over the limit of {MAX_NUMBER:,}",
@@ -212,7 +249,7 @@ class CardReader:
         """The card `ref` (the value of `fields`' `key`) names, one `accept` takes where it is given; a decklist's
         `errors` as resolve_card counts them. What names a part of the table not read raises errors.Unread."""
         check_read(state, ref, fields, key)
-        return resolve_card(state.catalog, ref, fields, key, accept, errors)
+        return resolve_card(state.catalog, ref, fields, key, accept, errors, state.printings)
 
     def instance_ref(self, fields: Fields, key: str, state: Any, expected: str = "an instance id of the state") -> str:
         """The id of an instance of the state that a question's field names (`expected` says what it must be)."""
@@ -236,7 +273,12 @@ class CardReader:
 
     def two_cards(self, fields: Fields, state: Any) -> list[Card]:
         """The two cards a `coexist` question names in `cards:`."""
-        cards = [self.resolve(state, ref, fields, "cards") for ref, *_ in fields.items("cards")]
+        cards = []
+        each = fields.apart()
+        for ref, *_ in fields.items("cards"):
+            with each.part():
+                cards.append(self.resolve(state, ref, fields, "cards"))
+        each.raise_any()
         if len(cards) != 2:
             raise fields.error("cards", f"got {len(cards)} cards", expected="a list of exactly two cards")
         return cards

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Generic, TypeVar
 
-from pyengine.core.catalog import Card, Catalog
+from pyengine.core.catalog import Card, Catalog, Printing
 
 # A game's instance, and a player's deck as the game reads it.
 InstanceT = TypeVar("InstanceT")
@@ -35,3 +35,5 @@ class CardState(Generic[InstanceT, DeckT]):
     # The parts of the table not read for an error of their own (hypothetical cards, instances, decks, a game's
     # parts besides): what names one of them is not checked again (errors.Unread).
     unread: set[str] = field(default_factory=set)
+    # Each card name shared by printings that agree on all the rules read, and the one it was taken as.
+    printings: list[Printing] = field(default_factory=list)

@@ -79,6 +79,15 @@ class CardWords:
     def describe_change(self, change: clingo.Symbol, state: Any) -> str:
         """A change the flip search made to the state (rules/flip/<game>.lp, change/1) in words."""
         args = change.arguments
+        if change.name == "copies" and len(args) == 4:
+            card, now = describe_card(clingo.Function("card", [args[0]]), state.catalog), args[3].number
+            code = args[1].string if args[1].type == clingo.SymbolType.String else None
+            if code is not None and code != args[0].string:
+                card += f" written {code}"
+            part = ("deck" if code is not None or str(args[1]) == "deck" else "draw deck" if str(args[1]) == "draw"
+                    else f"decklist's {str(args[1]).replace('_', '-')} part")
+            return (f"keep {now} of the {args[2].number} copies of {card} in the {part}" if now
+                    else f"take every copy of {card} out of the {part}")
         instance = state.instances.get(args[0].string) if args and args[0].type == clingo.SymbolType.String else None
         if instance is None:
             return str(change)

@@ -4,8 +4,10 @@ its words, with the choices of a Ring-track bonus it earns; each field a kind do
 
 from __future__ import annotations
 
+from functools import partial
+
 from pyengine.core.asp import Const, Value, term
-from pyengine.core.errors import InputError
+from pyengine.core.errors import Collected, InputError
 from pyengine.core.fields import Fields
 from pyengine.games.dfm.play_words import take_words
 from pyengine.games.dfm.real_cards import REAL_CARD_ID, REAL_TOKEN_ID
@@ -18,6 +20,7 @@ from pyengine.games.dfm.terms import (
     FACTIONS,
     OPTIONAL_CHOICES,
     RACES,
+    RANDOM_CHOICES,
     Action,
 )
 from pyengine.games.dfm.values import board_name, position
@@ -35,20 +38,32 @@ KIND_FIELDS = {"take": {"take", "use", "region", "remove", "moves"},
                "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2", "picks"},
                "landmark": {"landmark", "moves", "pile_card", "token", "grey_card", "fortress", "place1", "place2",
                             "picks"}, "move": {"move"}}
+# The place of an action not read for its own error (the steps after it keep their numbers), and what one stands
+# for while the rest of it is read.
+UNREAD_ACTION: Action = (Const("unread"), [], "an action not read")
 
 
-def read_action(action: Fields) -> Action:
+def read_action(action: Fields, asked: bool = False) -> Action:
     """An action as its act/3 term, its choice facts (with a placeholder step), and a short description, with the
-    choices of a Ring-track bonus it names (BONUS_CHOICES)."""
-    act, choices, words = _kind_action(action)
-    bonus = [(name, _choice(action, name, "region")) for name in BONUS_CHOICES if action.has(name)]
+    choices of a Ring-track bonus it names (BONUS_CHOICES), its parts that do not depend on one another read apart.
+    An action an `allowed` question tries (`asked`), which no step follows, may leave its random outcome unnamed
+    (RANDOM_CHOICES): whether it may be taken is the rules' answer without it."""
+    each = action.apart()
+    act, choices, words = each.value(lambda: _kind_action(action, asked), UNREAD_ACTION)
+    bonus: list[tuple[str, Value]] = []
+    for name in BONUS_CHOICES:
+        with each.part():
+            if action.has(name):
+                bonus.append((name, _choice(action, name, "region")))
+    each.raise_any()
     return act, choices + bonus, words + "".join(take_words(n, v) for n, v in bonus)
 
 
-def _kind_action(action: Fields) -> Action:
+def _kind_action(action: Fields, asked: bool) -> Action:
     """An action of its kind as its act/3 term, its choice facts (with a placeholder step), and a short
-    description."""
-    player = action.choice("player", FACTIONS, required=True) or ""
+    description; its player, its kind and every field its kind does not read each an error of its own."""
+    each = action.apart()
+    player = each.value(lambda: action.choice("player", FACTIONS, required=True) or "", "")
     kinds = [k for k in ("call", "take", "end_turn", "move_nazgul", "move_ring", "landmark", "alliance", "move",
                          "begin") if action.has(k)]
     if len(kinds) != 1:
@@ -58,63 +73,103 @@ def _kind_action(action: Fields) -> Action:
     kind = kinds[0]
     unread = (sorted(set(action.data) - {"player", *BONUS_CHOICES} - KIND_FIELDS.get(kind, {kind}))
               if kind != "call" else [])
-    if unread:
-        raise action.error(unread[0], f"a {kind} action takes no {unread[0]!r}",
-                           expected="one of " + ", ".join(sorted(KIND_FIELDS.get(kind, {kind}))))
-    if kind == "call":
-        ally = action.choice("call", tuple(ALLIES), required=True) or ""
-        effect = action.choice("effect", ("enter", "exit"), required=True) or ""
-        allowed = CHOICES[ally, effect]
-        optional = set(OPTIONAL_CHOICES.get((ally, effect), ()))
-        if ally == "warg" and effect == "exit" and action.has("copy"):  # the copied exit's choices, as its own
-            allowed = {**allowed, **CHOICES.get((str(action.raw("copy")), "exit"), {})}
-            optional |= OPTIONAL_CHOICES.get((str(action.raw("copy")), "exit"), set())
-        choices = []
-        for name in sorted(set(action.data) - {"player", "call", "effect", *BONUS_CHOICES}):
+    for name in unread:
+        each.add(action.error(name, f"a {kind} action takes no {name!r}",
+                              expected="one of " + ", ".join(sorted(KIND_FIELDS.get(kind, {kind})))))
+    read = {"take": _take, "alliance": _alliance, "landmark": _landmark}.get(kind, partial(_step, kind=kind))
+    found = each.value(lambda: _call(action, player, asked) if kind == "call" else read(action, player),
+                       UNREAD_ACTION)
+    each.raise_any()
+    return found
+
+
+def _call(action: Fields, player: str, asked: bool) -> Action:
+    """A call upon an ally: its ally and effect, then each choice its effect takes and each it needs but lacks,
+    each an error of its own."""
+    each = action.apart()
+    ally = each.value(lambda: action.choice("call", tuple(ALLIES), required=True) or "", "")
+    effect = each.value(lambda: action.choice("effect", ("enter", "exit"), required=True) or "", "")
+    each.raise_any()
+    allowed = CHOICES[ally, effect]
+    optional = set(OPTIONAL_CHOICES.get((ally, effect), ()))
+    if asked and (ally, effect) in RANDOM_CHOICES:
+        optional.add(RANDOM_CHOICES[ally, effect])
+    if ally == "warg" and effect == "exit" and action.has("copy"):  # the copied exit's choices, as its own
+        allowed = {**allowed, **CHOICES.get((str(action.raw("copy")), "exit"), {})}
+        optional |= OPTIONAL_CHOICES.get((str(action.raw("copy")), "exit"), set())
+    choices: list[tuple[str, Value]] = []
+    for name in sorted(set(action.data) - {"player", "call", "effect", *BONUS_CHOICES}):
+        with each.part():
             if name not in allowed:
                 raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
                                    expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
             choices += (_picks(action) if allowed[name] == "picks"
                         else [(name, _choice(action, name, allowed[name]))])
-        missing = [n for n in allowed if n not in action.data and n not in optional
-                   and not (ally == "witch_king" and n == "region" and action.raw("mode") == "nazgul")]
-        if missing:
-            raise action.error(missing[0], f"{ally}'s {effect} effect needs the choice {missing[0]!r}",
-                               expected=_choice_expected(missing[0], allowed[missing[0]]))
-        return term("call", Const(ally), Const(effect)), choices, f"{player} calls {ally} ({effect})"
-    if kind == "take":
-        line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
-        row, col = position(action.raw("take"), action, action.name("take"), line, column)
-        use = action.choice("use", ("play", "discard"), default="play")
-        choices = _take_choices(action, use or "play")
-        words = "".join(take_words(name, value) for name, value in choices)
-        return (term("take", row, col, Const(use or "play")), choices,
-                f"{player} takes card {row}.{col} to {use}{words}")
-    if kind == "alliance":
-        trigger = action.choice("alliance", ("pair", "three"), required=True) or "pair"
-        race = action.choice("race", RACES, required=True) or ""
-        chosen = [(name, _choice(action, name, name)) for name in ("token", "pile_card") if action.has(name)]
-        chosen += [(name, _choice(action, name, "region")) for name in ("fortress", "place1", "place2")
-                   if action.has(name)]
-        chosen += _picks(action)
-        return (term("alliance", Const(trigger), Const(race)), chosen,
-                f"{player} takes an Alliance token of the {race} ({trigger})"
-                + "".join(take_words(n, v) for n, v in chosen))
+    for name in allowed:
+        if name not in action.data and name not in optional and not (
+                ally == "witch_king" and name == "region" and action.raw("mode") == "nazgul"):
+            # placed on the action (an `allowed` question's own line), as the field is not written
+            each.add(action.error(name, f"{ally}'s {effect} effect needs the choice {name!r}",
+                                  expected=_choice_expected(name, allowed[name], player)))
+    each.raise_any()
+    return term("call", Const(ally), Const(effect)), choices, f"{player} calls {ally} ({effect})"
+
+
+def _take(action: Fields, player: str) -> Action:
+    """A take of a layout card, to play or to discard, with the choices a real card played names."""
+    line, column = action.data.key_at("take") if hasattr(action.data, "key_at") else (None, None)
+    each = action.apart()
+    row, col = each.value(lambda: position(action.raw("take"), action, action.name("take"), line, column), (0, 0))
+    use = each.value(lambda: action.choice("use", ("play", "discard"), default="play"), None) or "play"
+    choices = each.value(lambda: _take_choices(action, use), [])
+    each.raise_any()
+    words = "".join(take_words(name, value) for name, value in choices)
+    return term("take", row, col, Const(use)), choices, f"{player} takes card {row}.{col} to {use}{words}"
+
+
+def _alliance(action: Fields, player: str) -> Action:
+    """A take of Alliance tokens of a race, a pair or three, with the choices of the token kept."""
+    each = action.apart()
+    trigger = each.value(lambda: action.choice("alliance", ("pair", "three"), required=True) or "pair", "pair")
+    race = each.value(lambda: action.choice("race", RACES, required=True) or "", "")
+    chosen = _named(action, each, (("token", "token"), ("pile_card", "pile_card"), ("fortress", "region"),
+                                   ("place1", "region"), ("place2", "region")))
+    each.raise_any()
+    words = "".join(take_words(n, v) for n, v in chosen)
+    return (term("alliance", Const(trigger), Const(race)), chosen,
+            f"{player} takes an Alliance token of the {race} ({trigger}){words}")
+
+
+def _landmark(action: Fields, player: str) -> Action:
+    """A take of a Landmark tile, with the choices its effect names."""
+    line, column = action.data.key_at("landmark") if hasattr(action.data, "key_at") else (None, None)
+    each = action.apart()
+    tile = each.value(lambda: board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
+                                         field=action.name("landmark")), "")
+    chosen = each.value(lambda: _moves(action), [])
+    chosen += _named(action, each, (("pile_card", "pile_card"), ("token", "token"), ("grey_card", "grey_card"),
+                                    ("fortress", "region"), ("place1", "region"), ("place2", "region")))
+    each.raise_any()
+    return (term("landmark", tile), chosen,
+            f"{player} takes the Landmark tile {tile}" + "".join(take_words(n, v) for n, v in chosen))
+
+
+def _named(action: Fields, each: Collected, names: tuple[tuple[str, str], ...]) -> list[tuple[str, Value]]:
+    """The choices of `names` (each a name and its kind) an action names, then its picks, each read apart in
+    `each`."""
+    chosen: list[tuple[str, Value]] = []
+    for name, kind in names:
+        with each.part():
+            if action.has(name):
+                chosen.append((name, _choice(action, name, kind)))
+    return chosen + each.value(lambda: _picks(action), [])
+
+
+def _step(action: Fields, player: str, kind: str) -> Action:
+    """A unit moved (a card's movement), or a step without parameters (`end_turn: true`, ...)."""
     if kind == "move":
         start, end = _choice(action, "move", "move").args
         return term("move", start, end), [], f"{player} moves a unit from {start} to {end}"
-    if kind == "landmark":
-        line, column = action.data.key_at("landmark") if hasattr(action.data, "key_at") else (None, None)
-        tile = board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
-                          field=action.name("landmark"))
-        chosen = _moves(action)
-        chosen += [(name, _choice(action, name, name)) for name in ("pile_card", "token", "grey_card")
-                   if action.has(name)]
-        chosen += [(name, _choice(action, name, "region")) for name in ("fortress", "place1", "place2")
-                   if action.has(name)]
-        chosen += _picks(action)
-        return (term("landmark", tile), chosen,
-                f"{player} takes the Landmark tile {tile}" + "".join(take_words(n, v) for n, v in chosen))
     if not action.flag(kind, True):
         raise action.error(kind, "is false", expected=f"{kind}: true")
     return Const(kind), [], f"{player} {kind.replace('_', ' ')}"
@@ -214,8 +269,11 @@ def _choice(action: Fields, name: str, kind: str) -> Value:
     raise AssertionError(kind)
 
 
-def _choice_expected(name: str, kind: str) -> str:
-    """What a missing choice may be, in words: every value a named kind takes, else the value's shape."""
+def _choice_expected(name: str, kind: str, player: str) -> str:
+    """What a missing choice may be, in words: every value a named kind takes (for an ally, the opponent's of the
+    player's, the allies an effect names), else the value's shape."""
+    if kind == "ally":
+        return f"{name}: one of the opponent's allies, " + ", ".join(a for a, side in ALLIES.items() if side != player)
     words = CHOICE_WORDS.get(kind) or BOARD.get(kind)
     if words:
         return f"{name}: one of " + ", ".join(words)

@@ -66,6 +66,12 @@ class Dfm:
         "pairing": None, "setup": ("valid", "invalid"), "plays": None, "outcomes": None,
         "winner": ("fellowship", "sauron", "none", "draw"),
     }
+    # What rules/dfm/plays.lp tries for `plays` and `outcomes`.
+    listing_covers: ClassVar[dict[str, str]] = {
+        "plays": "after the last step: taking each card of the layout for either use, ending the turn, and calling "
+                 "each ally of the player's for its enter and exit effect with each choice it takes; a card's "
+                 "movement and what a tile or a token gives are applied as part of what gives them",
+        "outcomes": "the random step after the last step: its call tried with every value of its random choice"}
     # Its parts (pyengine.games: Reader, FactWriter, Words, SearchView).
     reader = DfmReader()
     writer = DfmFacts()

@@ -9,7 +9,7 @@ from typing import Any, ClassVar
 from pyengine.core.asp import Const, Fact, Term, fact, term
 from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
-from pyengine.games.dfm.actions import ACTION_FIELDS, read_action
+from pyengine.games.dfm.actions import ACTION_FIELDS, UNREAD_ACTION, read_action
 from pyengine.games.dfm.layout import read_layout
 from pyengine.games.dfm.real_cards import (
     open_catalog,
@@ -32,7 +32,6 @@ from pyengine.games.dfm.terms import (
     REGIONS,
     SKILLS,
     TOKEN_PLACES,
-    Action,
     State,
 )
 from pyengine.games.dfm.values import (
@@ -62,8 +61,6 @@ STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "card
                   for key in ("grey", "skills", "skill_choices", "grey_cards")},
                **{key: {"pile", "discard_pile", "discards"} for key in ("pile", "discard_pile", "discards")},
                **{key: {"alliance", "alliance_tokens", "eagle"} for key in ("alliance", "alliance_tokens", "eagle")}}
-# The place of an action not read for its own error, so that the steps after it keep their numbers.
-UNREAD_ACTION: Action = (Const("unread"), [], "an action not read")
 
 
 def _state(state: State, fields: Fields) -> None:
@@ -91,13 +88,17 @@ def _counts(state: State, fields: Fields) -> None:
     """The Power tokens lying elsewhere (`tokens_at:`), the layout's tokens gone and cards taken, and the counts of
     coins, the reserve, the Nazgul, the discard pile, the Ring track, the Alliance stacks and the extra turns."""
     facts = state.facts
+    each = fields.apart()
     for item, line, column, path in fields.items("tokens_at"):
-        facts.append(fact("init_num", *token_location(item, fields, path, line, column)))
+        with each.part():
+            facts.append(fact("init_num", *token_location(item, fields, path, line, column)))
     for key in ("tokens_gone", "taken"):
         for item, line, column, path in fields.items(key):
-            row, col = position(item, fields, path, line, column)
-            facts.append(fact("token_gone", row, col) if key == "tokens_gone"
-                         else fact("init", term("taken", row, col)))
+            with each.part():
+                row, col = position(item, fields, path, line, column)
+                facts.append(fact("token_gone", row, col) if key == "tokens_gone"
+                             else fact("init", term("taken", row, col)))
+    each.raise_any()
     for player, n in numbers(fields, "coins", FACTIONS).items():
         facts.append(fact("init_num", term("coins", Const(player)), n))
     if fields.has("reserve"):  # otherwise the coins the players do not hold (rules/dfm/state.lp)
@@ -120,61 +121,74 @@ def _sides(state: State, fields: Fields) -> None:
     """What each side has: grey cards and skills, allies in each of their states, units by region, Alliance tokens
     (counted by race, or real ones by id), race symbols and Fortresses."""
     facts = state.facts
+    each = fields.apart()
     _skills(state, fields)
     allies = fields.sub("allies", set(FACTIONS))
     for player in FACTIONS:
         sub = allies.sub(player, set(ALLY_STATES))
         for status in ALLY_STATES:
             for item, line, column, path in sub.items(status):
-                if not isinstance(item, str) or item not in ALLIES:
-                    raise InputError(f"unknown ally {item!r}", file=fields.file, line=line, column=column,
-                                     field=path, expected="one of " + ", ".join(ALLIES))
-                facts.append(fact("init", term(status, Const(player), Const(item))))
+                with each.part():
+                    if not isinstance(item, str) or item not in ALLIES:
+                        raise InputError(f"unknown ally {item!r}", file=fields.file, line=line, column=column,
+                                         field=path, expected="one of " + ", ".join(ALLIES),
+                                         suggestion=closest(item, ALLIES) if isinstance(item, str) else None)
+                    facts.append(fact("init", term(status, Const(player), Const(item))))
     units = fields.sub("units", set(FACTIONS))
     alliance = fields.sub("alliance", set(FACTIONS))
     symbols = fields.sub("symbols", set(FACTIONS))
     fortresses = fields.sub("fortresses", set(FACTIONS))
     for player in FACTIONS:
-        for region in units.mapping(player):
-            if region not in REGIONS:
-                raise units.sub(player, set(units.mapping(player))).error(
-                    str(region), f"unknown region {region!r}", expected="one of the board's regions: "
-                    + ", ".join(REGIONS), suggestion=closest(str(region), REGIONS))
-        for region, n in numbers(units, player, REGIONS).items():
-            facts.append(fact("init_num", term("units", Const(player), region), n))
-        for race, n in numbers(alliance, player, RACES).items():
-            facts.append(fact("init_num", term("alliance", Const(player), Const(race)), n))
-        for race, n in numbers(symbols, player, RACES).items():
-            facts.append(fact("init_num", term("symbols", Const(player), Const(race)), n))
+        with each.part():
+            named = units.sub(player, set(units.mapping(player)))
+            unknown = [str(region) for region in named.data if region not in REGIONS]
+            for region in unknown:
+                each.add(named.error(region, f"unknown region {region!r}", expected="one of the board's regions: "
+                                     + ", ".join(REGIONS), suggestion=closest(region, REGIONS)))
+            for region, n in numbers(units, player, REGIONS).items() if not unknown else ():
+                facts.append(fact("init_num", term("units", Const(player), region), n))
+        with each.part():
+            for race, n in numbers(alliance, player, RACES).items():
+                facts.append(fact("init_num", term("alliance", Const(player), Const(race)), n))
+        with each.part():
+            for race, n in numbers(symbols, player, RACES).items():
+                facts.append(fact("init_num", term("symbols", Const(player), Const(race)), n))
         for item, line, column, path in fortresses.items(player):
-            region = board_name(item, "region", file=fields.file, line=line, column=column, field=path)
-            facts.append(fact("init", term("fortress", Const(player), region)))
+            with each.part():
+                region = board_name(item, "region", file=fields.file, line=line, column=column, field=path)
+                facts.append(fact("init", term("fortress", Const(player), region)))
     read_tokens_held(state, fields)
+    each.raise_any()
 
 
 def _board(state: State, fields: Fields) -> None:
     """The board: its connections, the flags of the start (true/false fluents), the Eagle's place and the open
     Landmark tiles."""
     facts = state.facts
-    _connections(facts, fields)
+    each = fields.apart()
+    _connections(facts, fields, each)
     for item, line, column, path in fields.items("flags"):
-        fluent = fluent_term(item, fields, "flags")
-        if fluent.name not in BOOLEAN or fluent.name in DERIVED:
-            expected = ("the Eagle's one place in the state's own field, eagle: one of " + ", ".join(EAGLE_PLACES)
-                        if fluent.name == "eagle_at" else "a true/false fluent such as [locked, elves, fellowship]")
-            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                             expected=expected)
-        facts.append(fact("init", fluent))
+        with each.part():
+            fluent = fluent_term(item, fields, "flags")
+            if fluent.name not in BOOLEAN or fluent.name in DERIVED:
+                expected = ("the Eagle's one place in the state's own field, eagle: one of " + ", ".join(EAGLE_PLACES)
+                            if fluent.name == "eagle_at" else "a true/false fluent such as [locked, elves, fellowship]")
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected=expected)
+            facts.append(fact("init", fluent))
     if fields.has("eagle"):  # the Eagle's one place; the Hobbit counts are of the other Hobbit tokens
-        facts.append(fact("init", term("eagle_at", Const(fields.choice("eagle", EAGLE_PLACES) or ""))))
+        with each.part():
+            facts.append(fact("init", term("eagle_at", Const(fields.choice("eagle", EAGLE_PLACES) or ""))))
     for item, line, column, path in fields.items("tiles"):
-        tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
-        facts.append(fact("init", term("open_tile", tile)))
+        with each.part():
+            tile = board_name(item, "tile", file=fields.file, line=line, column=column, field=path)
+            facts.append(fact("init", term("open_tile", tile)))
+    each.raise_any()
 
 
-def _connections(facts: list[Fact], fields: Fields) -> None:
-    """`connections:`, the pairs of regions the scenario's board joins, or `standard`, the base game's board
-    (rules/dfm/connections.lp)."""
+def _connections(facts: list[Fact], fields: Fields, each: Collected) -> None:
+    """`connections:`, the pairs of regions the scenario's board joins (each bad pair's error gathered in `each`),
+    or `standard`, the base game's board (rules/dfm/connections.lp)."""
     given = fields.data.get("connections")
     if isinstance(given, str):
         if given != "standard":
@@ -184,11 +198,12 @@ def _connections(facts: list[Fact], fields: Fields) -> None:
         facts.append(fact("board_kind", Const("standard")))
         return
     for item, line, column, path in fields.items("connections"):
-        if not (isinstance(item, list) and len(item) == 2):
-            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                             expected="a pair of region names, e.g. [gondor, rohan]")
-        ends = [board_name(r, "region", file=fields.file, line=line, column=column, field=path) for r in item]
-        facts.append(fact("connected", *ends))
+        with each.part():
+            if not (isinstance(item, list) and len(item) == 2):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="a pair of region names, e.g. [gondor, rohan]")
+            ends = [board_name(r, "region", file=fields.file, line=line, column=column, field=path) for r in item]
+            facts.append(fact("connected", *ends))
 
 
 def _skills(state: State, fields: Fields) -> None:
@@ -232,6 +247,51 @@ def _skills(state: State, fields: Fields) -> None:
             facts += [fact("init_num", term("either", Const(player), skill_set(key)), n), *skill_set_facts(key)]
 
 
+def _given(state: State, given: Fields, collected: Collected) -> None:
+    """The fields of a scenario's `state:` as facts of the start, each apart (or with those it goes with,
+    STATE_PARTS), in the file's order (a card's colour is read with its card), each error gathered in `collected`;
+    the counts it does not give are 0."""
+    done: set[str] = set(given.unknown)
+    for key in given.data:
+        if key not in done:
+            part = STATE_PARTS.get(key, {key})
+            done |= part
+            with collected.part():
+                _state(state, given.only(part))
+    state.facts += [fact("init_num", Const(name), 0) for name in ZERO_UNLESS_GIVEN
+                    if not given.has(name) and not (name == "discard_pile" and given.has("pile"))]
+
+
+def _chapter(fields: Fields) -> int:
+    """The scenario's chapter: 1, 2 or 3, or 0 for the setup."""
+    chapter = fields.whole("chapter", 1, minimum=0)
+    if chapter > 3:
+        raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3, or 0 for the setup before chapter 1")
+    return chapter
+
+
+def _moment(fields: Fields, key: str, default: int, steps: int, minimum: int = 0) -> int:
+    """A step or moment a question names in `key`: from `minimum` to the scenario's number of actions."""
+    moment = fields.whole(key, default, minimum=minimum)
+    if moment > steps:
+        raise fields.error(key, f"the scenario has {steps} actions",
+                           expected=f"a step from 1 to {steps}" if minimum else f"0 to {steps}")
+    return moment
+
+
+def _outcomes(fields: Fields, state: State, step: int) -> dict[str, Any]:
+    """An `outcomes` question of a step whose call has a random outcome."""
+    if step in state.unread:
+        raise Unread("the step's action was not read", file=fields.file, field=fields.name("step"))
+    act, _, words = state.actions[step - 1]
+    random = ", ".join(f"{a}'s {e}" for a, e in RANDOM_CHOICES)
+    if not (isinstance(act, Term) and act.name == "call" and (str(act.args[0]), str(act.args[1])) in
+            RANDOM_CHOICES):
+        raise fields.error("step", f"step {step} ({words}) has no random outcome",
+                           expected=f"a step that calls for an effect with a random outcome: {random}")
+    return {"step": step, "at": step - 1, "player": words.split(" ", 1)[0]}
+
+
 def _fluent(fields: Fields) -> Term:
     """The fluent a `value` question asks about (`of:`)."""
     raw = fields.require("of", "a fluent such as [tokens, fellowship] or [units, sauron, gondor]")
@@ -246,31 +306,23 @@ class DfmReader:
 
     def parse_state(self, fields: Fields, collected: Collected) -> State:
         """A scenario's chapter, turn, state and actions, each field of the state read apart (or with those it goes
-        with, STATE_PARTS) and each action apart, in the file's order: an action not read keeps its place."""
-        chapter = fields.whole("chapter", 1, minimum=0)
-        if chapter > 3:
-            raise fields.error("chapter", f"got {chapter}", expected="1, 2 or 3, or 0 for the setup before chapter 1")
-        state = State(chapter, fields.choice("turn", FACTIONS, default="fellowship") or "fellowship",
-                      real_cards=open_catalog(fields))
+        with, STATE_PARTS) and each action apart, in the file's order: an action not read keeps its place. A
+        catalog not read, or actions that are not a list, stop the state (what the real cards are, and what the steps
+        a question names are, depend on them)."""
+        chapter = collected.value(lambda: _chapter(fields), 1)
+        turn = collected.value(lambda: fields.choice("turn", FACTIONS, default="fellowship"), None) or "fellowship"
+        state = State(chapter, turn, real_cards=open_catalog(fields))
         state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
         if state.real_cards is not None:
             state.pool = list(state.real_cards.all_cards())
             state.facts += real_tiles(state.pool) + real_tokens(state.pool)
-        given = fields.sub("state", STATE_FIELDS)
-        done: set[str] = set()
-        for key in given.data:  # each field apart, in the file's order (a card's colour is read with its card)
-            if key not in done:
-                part = STATE_PARTS.get(key, {key})
-                done |= part
-                with collected.part():
-                    _state(state, given.only(part))
-        state.facts += [fact("init_num", Const(name), 0) for name in ZERO_UNLESS_GIVEN
-                        if not given.has(name) and not (name == "discard_pile" and given.has("pile"))]
-        for index, (item, line, column, path) in enumerate(fields.items("actions")):
+        given = collected.value(lambda: fields.sub("state", STATE_FIELDS), None)
+        if given is not None:
+            _given(state, given, collected)
+        for index, (item, line, column, path) in enumerate(fields.items("actions")):  # not a list: no state
             with collected.part():
                 try:
-                    action = Fields(item, fields.file, path, ACTION_FIELDS, line or 0, column or 0)
-                    state.actions.append(read_action(action))
+                    state.actions.append(read_action(fields.entry(item, path, ACTION_FIELDS, line, column)))
                 except InputError:
                     state.actions.append(UNREAD_ACTION)
                     state.unread.add(index + 1)
@@ -278,55 +330,37 @@ class DfmReader:
         return state
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
-        """A question's parameters, checked against the scenario's steps: the step, moment or fluent it asks about,
-        the ally of a pairing, the player of a `plays` question, the action an `allowed` question tries."""
+        """A question's parameters, checked against the scenario's steps (those that do not depend on one another
+        read apart): the step, moment or fluent it asks about, the ally of a pairing, the player of a `plays`
+        question, the action an `allowed` question tries."""
         steps = len(state.actions)
-        if kind == "action":
-            step = fields.whole("step", 0, minimum=1)
-            if step > steps:
-                raise fields.error("step", f"the scenario has {steps} actions", expected=f"a step from 1 to {steps}")
-            return {"step": step}
-        if kind == "outcomes" and fields.whole("step", 0, minimum=1) in state.unread:
-            raise Unread("the step's action was not read", file=fields.file, field=fields.name("step"))
+        each = fields.apart()
+        if kind in ("action", "outcomes"):
+            step = _moment(fields, "step", 0, steps, minimum=1)
+            if kind == "action":
+                return {"step": step}
+            return _outcomes(fields, state, step)
         if kind in ("value", "tokens"):
-            after = fields.whole("after", 0, minimum=0)
-            if after > steps:
-                raise fields.error("after", f"the scenario has {steps} actions", expected=f"0 to {steps}")
-            params: dict[str, Any] = {"after": after}
+            params: dict[str, Any] = {"after": each.value(lambda: _moment(fields, "after", 0, steps), 0)}
             if kind == "value":
-                params["of"] = _fluent(fields)
-                params["numeric"] = params["of"].name in (*NUMERIC, "tok")
+                params["of"] = each.value(lambda: _fluent(fields), None)
+                params["numeric"] = params["of"] is not None and params["of"].name in (*NUMERIC, "tok")
+            each.raise_any()
             return params
         if kind == "pairing":
             return {"ally": fields.choice("ally", tuple(ALLIES), required=True)}
         if kind == "winner":
-            after = fields.whole("after", steps, minimum=0)
-            if after > steps:
-                raise fields.error("after", f"the scenario has {steps} actions", expected=f"0 to {steps}")
-            return {"after": after}
-        if kind == "outcomes":
-            step = fields.whole("step", 0, minimum=1)
-            if step > steps:
-                raise fields.error("step", f"the scenario has {steps} actions", expected=f"a step from 1 to {steps}")
-            act, _, words = state.actions[step - 1]
-            random = ", ".join(f"{a}'s {e}" for a, e in RANDOM_CHOICES)
-            if not (isinstance(act, Term) and act.name == "call" and (str(act.args[0]), str(act.args[1])) in
-                    RANDOM_CHOICES):
-                raise fields.error("step", f"step {step} ({words}) has no random outcome",
-                                   expected=f"a step that calls for an effect with a random outcome: {random}")
-            return {"step": step, "at": step - 1, "player": words.split(" ", 1)[0]}
+            return {"after": _moment(fields, "after", steps, steps)}
         if kind == "plays":
-            at = fields.whole("at", steps, minimum=0)
-            if at > steps:
-                raise fields.error("at", f"the scenario has {steps} actions", expected=f"0 to {steps}")
-            return {"player": fields.choice("player", FACTIONS, required=True), "at": at}
+            at = each.value(lambda: _moment(fields, "at", steps, steps), 0)
+            player = each.value(lambda: fields.choice("player", FACTIONS, required=True), None)
+            each.raise_any()
+            return {"player": player, "at": at}
         if kind == "allowed":
-            at = fields.whole("at", 0, minimum=0)
-            if at > steps:
-                raise fields.error("at", f"the scenario has {steps} actions", expected=f"0 to {steps}")
-            tried = Fields({k: v for k, v in fields.data.items() if k in ACTION_FIELDS}, fields.file, fields.path,
-                           ACTION_FIELDS)
-            return {"at": at, "action": read_action(tried)}
+            at = each.value(lambda: _moment(fields, "at", 0, steps), 0)
+            action = each.value(lambda: read_action(fields.only(ACTION_FIELDS), asked=True), UNREAD_ACTION)
+            each.raise_any()
+            return {"at": at, "action": action}
         return {}
 
     def player_names(self, state: State) -> list[str]:

@@ -57,12 +57,12 @@ def open_catalog(fields: Fields) -> Any:
     """The store's real base-game cards the scenario names with `catalog:`, or None."""
     if not fields.has("catalog"):
         return None
-    from pyengine.core.store import open_source, sources
+    from pyengine.core.store import not_imported, open_source, sources
 
     name = fields.choice("catalog", REAL_CARD_SOURCES) or ""
     if sources().get(name) != "dfm":
-        raise fields.error("catalog", f"no imported catalog {name!r} in the card store",
-                           expected=f"`pyengine import {name} PATH` first (see docs/card-pools.md)")
+        missing = not_imported(name)
+        raise fields.error("catalog", missing.message, expected=missing.expected)
     return open_source(name)
 
 

@@ -50,6 +50,8 @@ EVIDENCE_WORDS = {
     "grey_unnamed": "{0}'s grey card moved without a name: the skills it gave stay (which card it is, is unknown)",
     "grey_counted": "{0}'s grey card discarded, one of those counted",
     "picks": "picks to name: {0}",
+    "hidden_allies": "one of {0}'s hidden allies, at random (the call asked without its outcome)",
+    "no_hidden": "{0} has no hidden ally to reveal",
     "unnamed": "{0} holds Alliance tokens not named, whose effects are unknown",
     "attribute": "for the rest of the game: {0}", "trigger": "for the rest of the game, on {0}: {1}",
 }

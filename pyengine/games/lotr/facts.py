@@ -131,11 +131,16 @@ def consulted_facts(cards: dict[str, Card], played: set[str]) -> list[Fact]:
     # A possession or artifact played on a bearer is checked against the classes of the items the bearer holds.
     if any(cards[c].extra.get("item_classes") and "target" in cards[c].extra for c in played if c in cards):
         kinds.add("item_class")
-    out = [fact("card_attribute", card.id, Const(kind), value) for card in cards.values()
-           for kind, value in filters.card_attributes(card) if kind in kinds]
     costed = cards if kinds & {"max_twilight", "min_twilight"} else {c: cards[c] for c in played if c in cards}
-    return out + [fact("card_twilight", c, card.extra["twilight"]) for c, card in costed.items()
-                  if "twilight" in card.extra]
+    return [f for card in cards.values() for f in _consulted(card, kinds, card.id in costed)]
+
+
+def _consulted(card: Card, kinds: set[str], costed: bool) -> list[Fact]:
+    """A card's printed words of the kinds in `kinds` and, if `costed`, its twilight cost, as facts."""
+    out = [fact("card_attribute", card.id, Const(kind), value) for kind, value in filters.card_attributes(card)
+           if kind in kinds]
+    return out + ([fact("card_twilight", card.id, card.extra["twilight"])] if costed and "twilight" in card.extra
+                  else [])
 
 
 def card_facts(card: Card, catalog: Catalog) -> tuple[Fact, ...]:
@@ -170,6 +175,10 @@ class LotrFacts(CardFacts):
     """A Lord of the Rings TCG table and its questions as facts, and its instances and turn as a pack records them."""
 
     card_facts = staticmethod(card_facts)
+
+    def facts_when_read(self, card: Card) -> list[Fact]:
+        """Every printed word a filter may test and the twilight cost (consulted_facts writes them where read)."""
+        return _consulted(card, {kind for kind, _ in filters.card_attributes(card)}, True)
 
     def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
         """As for every card game, with the facts of the cards' data that only a test or a play consults

@@ -61,6 +61,12 @@ class Lotr(CardGame):
         "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
         "plays": None, "stack": ("legal", "illegal"),
     }
+    # What rules/lotr/plays.lp tries for `plays`.
+    listing_covers: ClassVar[dict[str, str]] = {
+        "plays": "each card in the player's hand, played plainly or through a card of theirs that plays from hand, "
+                 "and each card of theirs in the dead pile, the discard pile, the draw deck or stacked, through a "
+                 "card of theirs that plays from there; a heal by discarding (ask: heal), a stack (ask: stack) and "
+                 "a card's other abilities are asked on their own"}
     reader = LotrReader()
     writer = LotrFacts()
     words = LotrWords()

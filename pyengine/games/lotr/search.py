@@ -59,7 +59,7 @@ class LotrSearch(CardSearch):
             "possession": "attachment", "condition": "attachment", "artifact": "attachment"},
         counted=frozenset({"unique_limit"}))
     # The state predicates `pyengine flip` may change (rules/flip/lotr.lp).
-    flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on"}
+    flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "inactive", "wounds", "stacked_on", "deck_part"}
     card_facts = staticmethod(card_form_facts)
 
     @staticmethod

@@ -49,6 +49,11 @@ class Marvel(CardGame):
         "reveal": ("enters_play", "discarded"), "put_into_play": ("enters_play", "fails"),
         "plays": None, "identities": ("yes", "no"),
     }
+    # What rules/marvel/plays.lp tries for `plays`.
+    listing_covers: ClassVar[dict[str, str]] = {
+        "plays": "each card in the player's hand, played plainly; a card put into play by another card's effect "
+                 "(ask: put_into_play), a revealed encounter card (ask: reveal) and a deck (ask: deck) are asked on "
+                 "their own"}
     reader = MarvelReader()
     writer = MarvelFacts()
     words = MarvelWords()

@@ -31,40 +31,60 @@ REFERENCE = "a card code (01001a) or a name"
 
 
 def parse_card(fields: Fields, hypothetical: bool) -> Card:
-    """One card record, from the built-in catalog or a scenario's `cards:` list."""
-    forms = [str(f) for f, *_ in fields.items("forms")]
-    aliases = tuple(str(a) for a, *_ in fields.items("aliases"))
-    persons = []
-    for item, line, column, path in fields.items("person_aliases"):
-        if not (isinstance(item, list) and len(item) == 2 and all(isinstance(n, str) and n.strip() for n in item)):
-            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                             expected="two spellings of one person, e.g. [Greer Nelson, Greer Grant Nelson]")
-        persons.append([str(n) for n in item])
-    limit = fields.whole("deck_limit", -1, minimum=-1)
-    traits = [trait_key(str(t)) for t, *_ in fields.items("traits")]
-    return Card(id=fields.text("id", required=True) or "", title=fields.title("title", required=True) or "",
-                subtitle=fields.title("subtitle"), unique=fields.flag("unique", False),
-                type=fields.choice("type", TYPES, required=True) or "", hypothetical=hypothetical, aliases=aliases,
-                extra={"alter_ego": fields.title("alter_ego"), "forms": forms, "abilities": _abilities(fields),
+    """One card record, from the built-in catalog or a scenario's `cards:` list, each field read apart."""
+    each = fields.apart()
+    limit = each.value(lambda: fields.whole("deck_limit", -1, minimum=-1), -1)
+    persons = each.value(lambda: _persons(fields), [])
+    traits = each.value(lambda: [trait_key(str(t)) for t, *_ in fields.items("traits")], [])
+    card = Card(id=each.value(lambda: fields.text("id", required=True) or "", ""),
+                title=each.value(lambda: fields.title("title", required=True) or "", ""),
+                subtitle=each.value(lambda: fields.title("subtitle"), None),
+                unique=each.value(lambda: fields.flag("unique", False), False),
+                type=each.value(lambda: fields.choice("type", TYPES, required=True) or "", ""),
+                hypothetical=hypothetical,
+                aliases=each.value(lambda: tuple(str(a) for a, *_ in fields.items("aliases")), ()),
+                extra={"alter_ego": each.value(lambda: fields.title("alter_ego"), None),
+                       "forms": each.value(lambda: [str(f) for f, *_ in fields.items("forms")], []),
+                       "abilities": each.value(lambda: _abilities(fields), []),
                        **({"deck_limit": limit} if limit >= 0 else {}),
                        **({"person_aliases": persons} if persons else {}),
                        **({"traits": [t for t in traits if t]} if traits else {})})
+    each.raise_any()
+    return card
+
+
+def _persons(fields: Fields) -> list[list[str]]:
+    """A card's `person_aliases:`, pairs of spellings of one person (each bad one an error, all gathered)."""
+    persons = []
+    each = fields.apart()
+    for item, line, column, path in fields.items("person_aliases"):
+        with each.part():
+            if not (isinstance(item, list) and len(item) == 2 and all(isinstance(n, str) and n.strip() for n in item)):
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected="two spellings of one person, e.g. [Greer Nelson, Greer Grant Nelson]")
+            persons.append([str(n) for n in item])
+    each.raise_any()
+    return persons
 
 
 def _abilities(fields: Fields) -> list[list[str]]:
-    """A hypothetical card's abilities as [kind], [kind, NAME] or [puts_trait_minion, TRAIT] (as a trait key)."""
+    """A hypothetical card's abilities as [kind], [kind, NAME] or [puts_trait_minion, TRAIT] (as a trait key), each
+    bad one an error (all gathered)."""
     found = []
+    each = fields.apart()
     for item, line, column, path in fields.items("abilities"):
-        kind = next(iter(item), None) if isinstance(item, dict) and len(item) == 1 else None
-        if kind in (*NAMED, *TRAITED) and isinstance(item[kind], str) and item[kind].strip():
-            found.append([kind, trait_key(item[kind]) if kind in TRAITED else item[kind]])
-        elif isinstance(item, str) and item in WORDS:
-            found.append([item])
-        else:
-            raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
-                             expected=f"one of {', '.join(WORDS)}, or {{KIND: NAME}} for "
-                                      f"{', '.join(NAMED)}, or {{puts_trait_minion: TRAIT}}",
-                             suggestion=closest(str(item), ABILITIES))
+        with each.part():
+            kind = next(iter(item), None) if isinstance(item, dict) and len(item) == 1 else None
+            if kind in (*NAMED, *TRAITED) and isinstance(item[kind], str) and item[kind].strip():
+                found.append([kind, trait_key(item[kind]) if kind in TRAITED else item[kind]])
+            elif isinstance(item, str) and item in WORDS:
+                found.append([item])
+            else:
+                raise InputError(f"got {item!r}", file=fields.file, line=line, column=column, field=path,
+                                 expected=f"one of {', '.join(WORDS)}, or {{KIND: NAME}} for "
+                                          f"{', '.join(NAMED)}, or {{puts_trait_minion: TRAIT}}",
+                                 suggestion=closest(str(item), ABILITIES))
+    each.raise_any()
     return found
 
 
@@ -97,17 +117,25 @@ class MarvelReader(CardReader):
         self.hypothetical_cards(state, fields, lambda f: parse_card(f, True), collected)
         players = fields.sub("players", {str(p) for p in fields.mapping("players")})
         state.players = [str(p) for p in fields.mapping("players")]
-        if ENCOUNTER in state.players:
-            raise players.error(ENCOUNTER, "'encounter' is not a player name", expected="the encounter: section")
+        with collected.part():
+            if ENCOUNTER in state.players:
+                raise players.error(ENCOUNTER, "'encounter' is not a player name", expected="the encounter: section")
         for player in state.players:
-            zones = players.sub(player, {"identity", *ZONES})
+            zones = None
+            with collected.part():
+                zones = players.sub(player, {"identity", *ZONES})
+            if zones is None:
+                continue
+            self.unread_zones(state, zones)
             if zones.has("identity"):
                 self._identity(state, zones, player, collected)
             for zone in ZONES:
                 self._zone(state, zones, zone, player, collected)
-        encounter = fields.sub("encounter", set(ENCOUNTER_ZONES))
-        for zone in ENCOUNTER_ZONES:
-            self._zone(state, encounter, zone, ENCOUNTER, collected)
+        encounter = collected.value(lambda: fields.sub("encounter", set(ENCOUNTER_ZONES)), None)
+        if encounter is not None:
+            self.unread_zones(state, encounter)
+            for zone in ENCOUNTER_ZONES:
+                self._zone(state, encounter, zone, ENCOUNTER, collected)
         self.read_decks(state, fields, collected, lambda decks, player, errors: self._deck(
             state, decks.sub(player, {"identity", "cards"}), errors))
         return state
@@ -118,11 +146,20 @@ class MarvelReader(CardReader):
         with self._instance_part(state, collected, (given.get("id") if isinstance(given, dict) else None)
                                  or f"{player}.identity"):
             ident = zones.sub("identity", {"id", "card", "face"})
-            card = self.resolve(state, ident.require("card", "a hero card"), ident, "card", _is_hero)
-            if card.type != "hero":
-                raise ident.error("card", f"{card.label()} is of type {card.type}", expected="a hero card")
-            face = self._face_up(state, ident, card)
-            self._add(state, ident, Instance(ident.text("id") or f"{player}.identity", card, player, "identity", face))
+            each = ident.apart()
+            instance_id = each.value(lambda: ident.text("id") or f"{player}.identity", "")
+            card = each.value(lambda: self._hero(state, ident, "card"), None)
+            face = each.value(lambda: self._face_up(state, ident, card), None) if card is not None else None
+            each.raise_any()
+            assert card is not None and face is not None  # read, or the identity was not
+            self._add(state, ident, Instance(instance_id, card, player, "identity", face))
+
+    def _hero(self, state: State, fields: Fields, key: str) -> Card:
+        """The hero card a field names (a player's `identity:` card, a player's hero of an `identities` question)."""
+        card = self.resolve(state, fields.require(key, "a hero card"), fields, key, _is_hero)
+        if card.type != "hero":
+            raise fields.error(key, f"{card.label()} is of type {card.type}", expected="a hero card")
+        return card
 
     @contextmanager
     def _instance_part(self, state: State, collected: Collected, instance_id: Any) -> Iterator[None]:
@@ -160,37 +197,44 @@ class MarvelReader(CardReader):
 
     def _zone(self, state: State, zones: Fields, zone: str, owner: str, collected: Collected) -> None:
         """The instances of a player's (or the encounter's) zone, each `{id, card}` or a card reference."""
-        for index, (item, line, column, path) in enumerate(zones.items(zone), 1):
+        for index, (item, line, column, path) in enumerate(self.zone_items(state, zones, zone, collected), 1):
             self.room_for_instance(state, zones.file, line, column, path)
             data = {"card": item} if isinstance(item, str) else item
             given = data.get("id") if isinstance(data, dict) else None
             with self._instance_part(state, collected, given or f"{owner}.{zone}.{index}"):
-                entry = Fields(data, zones.file, path, {"id", "card"}, line or 0, column or 0)
-                card = self.resolve(state, entry.require("card", "a card reference"), entry, "card")
-                self._add(state, entry, Instance(entry.text("id") or f"{owner}.{zone}.{index}", card, owner, zone))
+                entry = zones.entry(data, path, {"id", "card"}, line, column)
+                each = entry.apart()
+                with each.part():
+                    instance_id = entry.text("id") or f"{owner}.{zone}.{index}"
+                with each.part():
+                    card = self.resolve(state, entry.require("card", "a card reference"), entry, "card")
+                each.raise_any()
+                self._add(state, entry, Instance(instance_id, card, owner, zone))
 
     def _deck(self, state: State, fields: Fields, errors: list[InputError]) -> dict[str, Any]:
-        """A decklist: its identity (a hero) and its cards, each with the code it was written under; every bad
-        entry collected in `errors`."""
-        if not fields.has("identity"):  # the deck limit counts the identity's copies: never answered without it
-            raise fields.error("identity", "a Marvel deck needs its identity, which the deck limit counts with the "
-                               "deck's cards (marvel_unique p5, p10)", expected="identity: a hero's name or code")
-        identity = self.resolve(state, fields.raw("identity"), fields, "identity", _is_hero)
-        if identity.type != "hero":
-            raise fields.error("identity", f"{identity.label()} is of type {identity.type}", expected="a hero card")
+        """A decklist: its identity (a hero) and its cards, each with the code it was written under; the identity's
+        error and every bad entry collected in `errors`."""
+        identity = None
+        try:
+            if not fields.has("identity"):  # the deck limit counts the identity's copies: never answered without it
+                raise fields.error("identity", "a Marvel deck needs its identity, which the deck limit counts with the "
+                                   "deck's cards (marvel_unique p5, p10)", expected="identity: a hero's name or code")
+            identity = self._hero(state, fields, "identity")
+        except InputError as error:
+            errors.extend(error.all())
         entries = self.deck_entries(fields, "cards", errors, partial(self._deck_entry, state, errors))
         return {"identity": identity, "entries": [(card, count) for card, count, _ in entries],
                 "codes": [(card.id, code, count) for card, count, code in entries]}
 
-    def _deck_entry(self, state: State, errors: list[InputError], entry: Fields) -> tuple[Card, int, str]:
-        """A decklist entry: its card, count, and the code it is written under (a reprint's own code is the code
-        its copies are written under: MarvelCDB counts per code), kept in the state where it is not the card's."""
+    def _deck_entry(self, state: State, errors: list[InputError], entry: Fields) -> tuple[Card, str]:
+        """A decklist entry's card and the code it is written under (a reprint's own code is the code its copies are
+        written under: MarvelCDB counts per code), kept in the state where it is not the card's."""
         written = entry.require("card", "a card reference")
         card = self.resolve(state, written, entry, "card", errors=errors)
         code = str(written) if str(written) in card.extra.get("codes", []) else card.id
         if code != card.id:
             state.written[card.id] = code
-        return card, entry.whole("count", 1, minimum=1), code
+        return card, code
 
     def parse_deck(self, fields: Fields, errors: list[InputError]) -> tuple[State, dict[str, Any]]:
         """A decklist file: its identity and cards, every unknown card reported."""
@@ -198,8 +242,8 @@ class MarvelReader(CardReader):
         return state, self._deck(state, fields, errors)
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
-        """A question's parameters, each checked against the state: the instance, cards, identities or deck it
-        names."""
+        """A question's parameters, each checked against the state (the instance, cards, identities or deck it
+        names), those that do not depend on one another read apart."""
         if kind == "play":
             ref = self.instance_ref(fields, "instance", state, expected="an instance id")
             if state.instances[ref].zone in ("play", "identity"):
@@ -211,26 +255,35 @@ class MarvelReader(CardReader):
             return {"player": fields.choice("player", state.players, required=True)}
         if kind == "identities":
             return self._identities(fields, state)
+        each = fields.apart()
         if kind in ("reveal", "put_into_play"):
-            ref = fields.require("card", "an encounter card")
-            arriving = ref if isinstance(ref, str) and ref in state.instances else None
-            if arriving is not None:
-                card = self._arriving_instance(state, fields, kind, arriving)
-            else:
-                card = self.resolve(state, ref, fields, "card")
-            via, via_instance = self.via(fields, state)
-            return {"card": card, "player": fields.choice("player", state.players, required=True), "via": via,
-                    "via_instance": via_instance, "arriving": arriving}
-        return {"cards": self.two_cards(fields, state), "in": fields.choice("in", ("play", "deck"), default="play")}
+            card, arriving = each.value(lambda: self._arriving(fields, state, kind), (None, None))
+            via, via_instance = each.value(lambda: self.via(fields, state), (None, None))
+            player = each.value(lambda: fields.choice("player", state.players, required=True), None)
+            each.raise_any()
+            return {"card": card, "player": player, "via": via, "via_instance": via_instance, "arriving": arriving}
+        cards = each.value(lambda: self.two_cards(fields, state), [])
+        where = each.value(lambda: fields.choice("in", ("play", "deck"), default="play"), None)
+        each.raise_any()
+        return {"cards": cards, "in": where}
+
+    def _arriving(self, fields: Fields, state: State, kind: str) -> tuple[Card, str | None]:
+        """The card a reveal or put-into-play question names, and its encounter instance where it names one."""
+        ref = fields.require("card", "an encounter card")
+        arriving = ref if isinstance(ref, str) and ref in state.instances else None
+        if arriving is not None:
+            return self._arriving_instance(state, fields, kind, arriving), arriving
+        return self.resolve(state, ref, fields, "card"), None
 
     def _identities(self, fields: Fields, state: State) -> dict[str, Any]:
-        """An `identities` question: a hero card for each of at least two players."""
+        """An `identities` question: a hero card for each of at least two players (each named apart)."""
         chosen = fields.sub("players", {str(p) for p in fields.mapping("players")})
-        heroes = {str(p): self.resolve(state, chosen.raw(str(p)), chosen, str(p), _is_hero)
-                  for p in fields.mapping("players")}
-        for player, hero in heroes.items():
-            if hero.type != "hero":
-                raise chosen.error(player, f"{hero.label()} is of type {hero.type}", expected="a hero card")
+        each = fields.apart()
+        heroes = {}
+        for player in map(str, fields.mapping("players")):
+            with each.part():
+                heroes[player] = self._hero(state, chosen, player)
+        each.raise_any()
         if len(heroes) < 2:
             raise fields.error("players", f"got {len(heroes)} choice(s)",
                                expected="a mapping of at least two players to hero cards")

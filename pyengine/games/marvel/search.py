@@ -39,7 +39,7 @@ class MarvelSearch(CardSearch):
         present=frozenset({"subtitle"}),
         type_families={})
     # The state predicates `pyengine flip` may change (rules/flip/marvel.lp).
-    flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up"}
+    flip_predicates: ClassVar[set[str]] = {"instance", "in_zone", "face_card", "face_up", "deck_card", "deck_code"}
     card_facts = staticmethod(card_facts)
 
     @staticmethod

@@ -29,6 +29,14 @@ class MarvelWords(CardWords):
         owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
         return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
 
+    def describe_param(self, key: str, value: Any, state: Any) -> str | None:
+        """As for every card game; a deck's cards as copies of each, a reprint's code beside the card it prints."""
+        if key == "codes":
+            return ", ".join(f"{count} \u00d7 {state.catalog.get(card).full_name} ("
+                             + (f"{code}, a reprint of {card}" if code != card else card) + ")"
+                             for card, code, count in value)
+        return super().describe_param(key, value, state)
+
     def describe(self, evidence: clingo.Symbol, state: Any) -> str:
         """As for every card game; a card named by a reprint's code is shown by that code."""
         if evidence.name == "card" and evidence.arguments and evidence.arguments[0].string in state.written:

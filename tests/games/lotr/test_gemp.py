@@ -119,7 +119,7 @@ def test_unknown_cards_in_a_decklist_are_all_reported(cli) -> None:
     assert code == 2 and out == ""
     assert len(lines) == 3
     assert lines[0].startswith(f"error: {path}:1:1") and "did you mean 'Sting'" in lines[0]
-    assert "ambiguous: 5_108 (Orc Pursuer, minion, 5C108), 7_303 (Orc Pursuer, minion, 7C303)" in lines[1]
+    assert "names 2 cards: 5_108 (Orc Pursuer, minion, 5C108), 7_303 (Orc Pursuer, minion, 7C303; " in lines[1]
 
 
 def test_a_scenario_on_a_catalog_not_imported_says_how_to_import(cli,

@@ -83,7 +83,7 @@ def test_marvel_decklist_counts_the_identity(cli) -> None:
     [deck] = json.loads(out)["decks"]
     assert code == 1
     rules = sorted(r["rule"] for r in deck["reasons"])
-    assert rules == ["marvel_deck_identity_counts", "marvel_deck_uniqueness_only"]
+    assert rules == ["marvel_ally_subtitle_is_alter_ego", "marvel_deck_identity_counts", "marvel_deck_uniqueness_only"]
     code, out, _ = cli("deck", str(path), "--game", "marvel", "--profile", "marvelcdb", "--json")
     [deck] = json.loads(out)["decks"]
     assert code == 0 and deck["verdict"] == "valid"
