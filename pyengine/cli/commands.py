@@ -192,6 +192,8 @@ def cmd_deck(args: argparse.Namespace) -> int:
     else:
         for entry in result.decks:
             print(f"{entry.file}: {entry.verdict}")
+            for words in entry.printings or []:
+                print(f"  card name: {words}")
             for reason in entry.reasons:
                 sources = ", ".join(f"{s.document} {s.paragraph}" for s in reason.sources)
                 print(f"  {reason.rule} ({sources}): {reason.evidence}")

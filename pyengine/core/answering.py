@@ -305,7 +305,7 @@ def deck_answer(scenario: Scenario, answers: list[Answer]) -> DeckResult:
     [result] = answers
     data = question_result(scenario, result)
     return DeckResult(scenario.path, result.verdict == "valid", result.verdict, data.reasons, data.rested_on,
-                      data.readings)
+                      data.readings, scenario.printings)
 
 
 @checked

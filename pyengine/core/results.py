@@ -234,6 +234,8 @@ class DeckResult(Result):
     reasons: list[ReasonResult]
     rested_on: dict[str, str]
     readings: dict[str, str]
+    # Each card name of the decklist that several printings share, and the printing it was taken as, in words.
+    printings: list[str] | None = field(default=None, metadata=OMIT_NONE)
 
 
 @dataclass

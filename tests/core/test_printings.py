@@ -101,3 +101,12 @@ def test_a_scenario_names_the_printing_it_took(tmp_path: Any) -> None:
                                 "51_50 (Legolas, Greenleaf, companion, 1R50, errata of 1_50) agrees with it on "
                                 "everything the rules read"]
     assert "'Legolas, Greenleaf' is taken as 1_50" in result.text
+
+
+def test_a_decklist_names_the_printing_it_took(cli, tmp_path: Any) -> None:
+    if "gemp" not in sources():
+        pytest.skip("the gemp pool is not imported in this session's store")
+    deck = tmp_path / "deck.txt"
+    deck.write_text("Ring-bearer: 1_290\n4 Legolas, Greenleaf\n", encoding="utf-8")
+    code, out, _ = cli("deck", str(deck), "--catalog", "gemp")
+    assert code == 0 and "  card name: 'Legolas, Greenleaf' is taken as 1_50 (" in out
