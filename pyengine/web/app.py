@@ -67,6 +67,9 @@ class Settings:
     # The server process's own memory ceiling over what it holds once started (MB; `pyengine serve` sets it to
     # --memory, a test client leaves it off): past it a request fails alone, the server goes on.
     server_memory_mb: int | None = None
+    # The states the disagreements page's census draws (pyengine census --states; it may refuse four times as many):
+    # fewer than the command's 40, to answer within the search bound.
+    census_states: int = jobs.CENSUS_STATES
 
 
     def kept_budget_mb(self) -> int:
@@ -227,7 +230,8 @@ class Server:
         job = {**request, "kind": kind, "limits": {"max_instances": settings.max_instances,
                                                 "solve_seconds": seconds or settings.solve_seconds,
                                                 "max_reply_bytes": settings.max_reply_bytes,
-                                                "kept_mb": settings.kept_budget_mb()}}
+                                                "kept_mb": settings.kept_budget_mb(),
+                                                "census_states": settings.census_states}}
         try:
             reply = await (self.gatherer.call(job, seconds) if kind == "plays" else self.pool.call(job, seconds))
         except Busy as busy:

@@ -228,10 +228,15 @@ def edge_cases(job: dict[str, Any]) -> Any:
                           limit=10).to_dict()
 
 
+# The states the page's census draws unless the server says otherwise (Settings.census_states).
+CENSUS_STATES = 10
+
+
 def census(job: dict[str, Any]) -> Any:
     """The real cards of the worker's imported pool on which two sides disagree (`pyengine census --compare A B
-    --json`), with a smaller search than the command's (10 states shown, 40 refused) to answer within the
-    server's search bound, and the tables of the first 50 classes to open in the builder."""
+    --json`), with a smaller search than the command's (the server's census_states shown, CENSUS_STATES by
+    default, and four times as many refused) to answer within the server's search bound, and the tables of the
+    first 50 classes to open in the builder."""
     sides = job.get("compare")
     if not (isinstance(sides, list) and len(sides) == 2 and all(isinstance(s, str) for s in sides)):
         raise InputError("compare names two sides", field="compare",
@@ -239,7 +244,9 @@ def census(job: dict[str, Any]) -> Any:
     catalog = job.get("catalog")
     if catalog is not None and not isinstance(catalog, str):
         raise InputError("catalog must be a name", field="catalog", expected="an imported source, or builtin")
-    return api.census(str(job.get("game")), catalog, (sides[0], sides[1]), states=10, tries=40, tables=50).to_dict()
+    states = job.get("limits", {}).get("census_states", CENSUS_STATES)
+    return api.census(str(job.get("game")), catalog, (sides[0], sides[1]), states=states, tries=4 * states,
+                      tables=50).to_dict()
 
 
 def export(job: dict[str, Any]) -> Any:
