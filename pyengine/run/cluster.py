@@ -51,6 +51,17 @@ def _task(run: Callable[..., list[Any]], one: Callable[[Any], Any], many: Callab
     return run(one, many, [chunk], 1, None, True)
 
 
+def _reachable(address: str, seconds: float) -> None:
+    """Refuse at once a TCP address where nothing listens (Dask's connect retries a refused connection until its
+    timeout): an OSError names why."""
+    import socket
+    from urllib.parse import urlsplit
+
+    parts = urlsplit(address)
+    if parts.scheme == "tcp" and parts.hostname and parts.port:
+        socket.create_connection((parts.hostname, parts.port), timeout=seconds).close()
+
+
 def _probe(address: str, seconds: float) -> None:
     """Ask the scheduler who it is, within `seconds` in all: a peer that accepts and never answers (which
     Client() would wait on for ever) is refused here."""
@@ -67,6 +78,7 @@ def _probe(address: str, seconds: float) -> None:
             comm.abort()
 
     try:
+        _reachable(address, seconds)
         asyncio.run(asyncio.wait_for(identity(), seconds))
     except (OSError, TimeoutError, ValueError) as error:
         why = str(error) or "no reply"
