@@ -2,7 +2,9 @@
 exactly as it did when the encodings were one program over all moments (tests/golden/dfm_answers.json, recorded
 from that program: verdicts, rule ids, reasons, readings, assumptions, and every play of `plays`; a file added
 since is recorded when it is added, its expectations checked by the scenario tests), and the very solves that
-answer it ground to facts only (but for reading choices left open), with no solver choices."""
+answer it ground to facts only (but for reading choices left open), with no solver choices. The suite checks the
+files that between them exercise everything the recorded files do (CHECKED); `PYENGINE_EXHAUSTIVE=1` checks every
+one."""
 
 from __future__ import annotations
 
@@ -24,6 +26,7 @@ from pyengine.core.engine import answer as engine_answer
 from pyengine.core.engine import answer_sides, program, units
 from pyengine.core.errors import InputError
 from pyengine.core.solve_records import recorded_solves
+from pyengine.core.yamlio import load_file
 from pyengine.pytest_plugin import missing_catalog_reason
 
 GOLDEN = ROOT / "tests" / "golden" / "dfm_answers.json"
@@ -31,6 +34,40 @@ RECORDED = json.loads(GOLDEN.read_text(encoding="utf-8"))
 # `plays` on this file had no model under the one program (clasp's equivalence preprocessing on its size); it is
 # answered now, so nothing was recorded to compare with.
 NEWLY_ANSWERED = {"tests/scenarios/dfm/interactions_more.yaml"}
+
+
+def _features(path: Path, data: dict[str, Any]) -> set[str]:
+    """What a Duel file exercises: its folder, the real cards or not, its chapter, whether it chooses readings, each
+    action's fields (its kind and choices, a call's ally and effect, a take's use) and each question's kind."""
+    questions = data.get("questions") or []
+    found = {f"folder {path.parent}", f"catalog {'catalog' in data}", f"chapter {data.get('chapter', 1)}",
+             f"readings {bool(data.get('readings')) or any(q.get('readings') for q in questions)}"}
+    for action in data.get("actions") or []:
+        found |= {f"field {k}" for k in action if k != "player"}
+        found |= {f"call {action['call']} {action.get('effect')}"} if "call" in action else set()
+        found |= {f"use {action.get('use')}"} if "take" in action else set()
+    return found | {f"ask {q.get('ask')}" for q in questions}
+
+
+def _covering(paths: list[str]) -> list[str]:
+    """A few of the files that together exercise every feature any of them does (_features), picked greedily: the
+    file adding the most features not yet exercised, the one with fewest actions and questions on a tie."""
+    files = {p: load_file(Path(p), marks=False) or {} for p in sorted(paths)}
+    features = {p: _features(Path(p), data) for p, data in files.items()}
+    size = {p: len(data.get("actions") or []) + len(data.get("questions") or []) for p, data in files.items()}
+    left, chosen = set().union(*features.values()), []
+    while left:
+        best = min(files, key=lambda p: (-len(features[p] & left), size[p]))
+        chosen.append(best)
+        left -= features[best]
+    return sorted(chosen)
+
+
+# Every recorded file with PYENGINE_EXHAUSTIVE=1 (about a second a file, 137 files); else the files that between
+# them exercise every action kind, ally effect, choice, question kind, chapter and folder the recorded files do
+# (about a fifth of them), and the one answered anew.
+CHECKED = sorted(RECORDED) if os.environ.get("PYENGINE_EXHAUSTIVE") else sorted(
+    {*_covering(sorted(RECORDED)), *NEWLY_ANSWERED})
 
 
 def compact(result: dict[str, Any]) -> list[dict[str, Any]]:
@@ -56,10 +93,11 @@ def compact(result: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
-@pytest.mark.parametrize("path", sorted(RECORDED))
+@pytest.mark.parametrize("path", CHECKED)
 def test_every_duel_file_answers_as_recorded_grounding_to_facts_with_no_choices(path: str) -> None:
     """The answers and every play as recorded, and each solve that gave them (recorded_solves) made no solver
-    choice, its grounding all facts but the reading choices a timeline shared by several leaves open."""
+    choice, its grounding all facts but the reading choices a timeline shared by several leaves open (the files
+    of CHECKED: all of them with PYENGINE_EXHAUSTIVE=1)."""
     recorded = RECORDED[path]
     with recorded_solves() as solves:
         try:
@@ -116,10 +154,12 @@ def test_a_plays_question_grounds_every_step_part() -> None:
 
 
 # Tables whose answers turn on readings of several kinds (an exit, a toll, the chapter's end of turn), with the
-# readings whose sides are compared: every reading for the example; for the others the readings they are about
-# (every reading with PYENGINE_EXHAUSTIVE=1: each side alone answers the file again, 5-10 s a file).
-SIDES_FILES = {"examples/dfm_warg_and_elrond.yaml": "dfm_", "tests/scenarios/dfm/tom_toll.yaml": "dfm_tom_",
-               "tests/scenarios/dfm/chapter_end_turn.yaml": "dfm_chapter_end_turn"}
+# readings whose sides are compared: those each file's answers rest on (the example's Warg exit and its effects that
+# fall short, the toll's, the chapter's end of turn); every reading with PYENGINE_EXHAUSTIVE=1 (each side alone
+# answers the file again, 1 s a side: 20 sides for the example).
+SIDES_FILES = {"examples/dfm_warg_and_elrond.yaml": ("dfm_warg_", "dfm_partial_effect"),
+               "tests/scenarios/dfm/tom_toll.yaml": ("dfm_tom_",),
+               "tests/scenarios/dfm/chapter_end_turn.yaml": ("dfm_chapter_end_turn",)}
 
 
 @pytest.mark.parametrize("path", SIDES_FILES)
@@ -128,11 +168,15 @@ def test_every_reading_side_by_side_on_one_grounding_answers_as_each_side_alone(
     side: each side's answers (the questions and both players' plays) equal that side answered alone."""
     table = plays_table(api.load(Path(path)), None, keep_questions=True)
     readings = kb.load("dfm").readings
-    about = "dfm_" if os.environ.get("PYENGINE_EXHAUSTIVE") else SIDES_FILES[path]
+    about = ("dfm_",) if os.environ.get("PYENGINE_EXHAUSTIVE") else SIDES_FILES[path]
     sides = [{}] + [{name: choice} for name, reading in sorted(readings.items()) for choice in reading.choices
                     if choice != reading.default and name.startswith(about)]
     assert len(sides) > 1
     together = answer_sides(table, sides)
+    # Every reading the answers under the defaults rest on, before the moment asked about or at it, is compared.
+    rested = {name for a in together[0] for found in (a, *(a.plays or []))
+              for name in (*found.rested_on, *found.rested_before)}
+    assert all(name.startswith(about) for name in rested), rested
     for side, answers in zip(sides, together, strict=True):
         alone = engine_answer(table, side)
         assert [_summary(a) for a in answers] == [_summary(a) for a in alone], (path, side)

@@ -22,31 +22,27 @@ def test_a_whole_written_game_ends_at_chapter_threes_count_with_every_token_kept
 
 
 @pytest.mark.parametrize("seed", [1, 2])
-def test_a_random_playout_takes_only_legal_plays_and_keeps_every_token(seed: int) -> None:
-    game = playouts.playout(seed, limit=6)
-    assert playouts.playout(seed, limit=6) == game  # the seed makes it reproducible
-    questions = [{"id": f"step-{n}", "ask": "action", "step": n, "expect": "done"}
-                 for n in range(1, len(game["actions"]) + 1)]
-    result = api.answer({**game, "questions": [*game["questions"], *questions]})
-    assert len(game["actions"]) == 6
-    assert all(q.passed for q in result.questions), [q.failures for q in result.questions if not q.passed]
-
-
-def test_a_playout_drawn_from_kept_states_draws_the_game_drawn_from_the_start(monkeypatch: pytest.MonkeyPatch
-                                                                                 ) -> None:
+def test_a_random_playout_takes_only_legal_plays_and_keeps_every_token(seed: int, monkeypatch: pytest.MonkeyPatch
+                                                                        ) -> None:
     """Each action's plays are grounded from the state kept after the action before (pyengine.core.moment_states);
-    with no state kept, every action grounds the game from the start, and the same game is drawn."""
+    drawn again with no state kept, every action grounding the game from the start, the seed draws the same game;
+    and every action of it is carried out, the eight Power tokens kept after each."""
     starts: list[int] = []
     find = moment_states.find
     monkeypatch.setattr(moment_states, "find", lambda keys: starts.append(find(keys)[0]) or find(keys))
     moment_states.clear()
-    kept = playouts.playout(3, limit=9)
-    assert starts == [0, 0, *range(1, 8)]  # plays after 0 to 8 actions
+    game = playouts.playout(seed, limit=6)
+    assert len(game["actions"]) == 6
+    assert starts == [0, 0, *range(1, 5)]  # plays after 0 to 5 actions
     starts.clear()
     moment_states.clear()
     monkeypatch.setattr(moment_states, "KEPT", 0)
-    assert playouts.playout(3, limit=9) == kept
+    assert playouts.playout(seed, limit=6) == game  # the seed makes it reproducible, the kept states change nothing
     assert set(starts) == {0}
+    questions = [{"id": f"step-{n}", "ask": "action", "step": n, "expect": "done"}
+                 for n in range(1, len(game["actions"]) + 1)]
+    result = api.answer({**game, "questions": [*game["questions"], *questions]})
+    assert all(q.passed for q in result.questions), [q.failures for q in result.questions if not q.passed]
 
 
 def test_a_play_is_written_as_the_action_it_names() -> None:
@@ -87,12 +83,18 @@ VICTORY_STARTS = {
 }
 
 
+# For each victory, the seed of the first five found to draw it in the fewest actions, tried first: each action of a
+# playout grounds the plays open after it, and a seed that draws no victory plays on to the limit.
+FIRST_SEEDS = {"dfm_victory_races": 4, "dfm_victory_conquest": 2, "dfm_victory_quest_fellowship": 2,
+               "dfm_victory_count": 4}
+
+
 @pytest.mark.parametrize("rule", sorted(VICTORY_STARTS))
 def test_random_playouts_end_by_each_victory_with_every_step_naming_its_assumptions(rule: str) -> None:
-    """From a start near it, one of the first five seeds draws a game that ends by the victory (the encodings decide
-    which plays are open and who won; the playout only draws); every step of it is carried out, rests on named
-    base-game assumptions, and keeps the eight Power tokens."""
-    for seed in range(1, 6):
+    """From a start near it, one of the first five seeds (FIRST_SEEDS[rule] first) draws a game that ends by the
+    victory (the encodings decide which plays are open and who won; the playout only draws); every step of it is
+    carried out, rests on named base-game assumptions, and keeps the eight Power tokens."""
+    for seed in sorted(range(1, 6), key=lambda s: s != FIRST_SEEDS[rule]):
         game = playouts.playout(seed, limit=40, start=VICTORY_STARTS[rule])
         steps = [{"id": f"step-{n}", "ask": "action", "step": n, "expect": "done"}
                  for n in range(1, len(game["actions"]) + 1)]
