@@ -7,9 +7,10 @@ Matching is lookup, not rules: the verdicts come from clingo alone."""
 from __future__ import annotations
 
 import copy
+import hashlib
 import re
 from collections.abc import Iterator
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cache
 from pathlib import Path
 from typing import Any
@@ -146,6 +147,12 @@ def _match_props(wanted: list[Prop], real: list[Prop], binding: dict[str, str]) 
             yield from _match_props(rest, real, extended)
 
 
+# How many pools a process keeps (Pool.read), the oldest dropped first: a pool of 4,000 cards holds 30 to 60 MB.
+KEPT_POOLS = 2
+# The pools read in this process (Pool.read), by search view and digest of the catalog's cards.
+_POOLS: dict[tuple[Any, str], Pool] = {}
+
+
 @dataclass
 class Pool:
     """A catalog's cards with their patterns, indexed by the texts they carry."""
@@ -158,14 +165,22 @@ class Pool:
 
     @classmethod
     def read(cls, game: Any, catalog: Catalog) -> Pool:
+        """The catalog's cards with their patterns, worked out once per process for a game's search view and the
+        catalog's cards as they are (a digest of every card, every field: a re-import is read afresh)."""
         cards = sorted(catalog.all_cards(), key=lambda c: (not c.extra.get("official", True), c.id))
-        props, by_text = card_props(game, cards, catalog), {}
-        for card in cards:
-            for name, args in props[card.id]:
-                for position, arg in enumerate(args):
-                    if arg[0] in ("text", "lit"):
-                        by_text.setdefault((name, position, arg[1]), []).append(card)
-        return cls(catalog, cards, props, by_text)
+        key = (game, hashlib.sha256(repr(cards).encode()).hexdigest())
+        if key not in _POOLS:
+            props, by_text = card_props(game, cards, catalog), {}
+            for card in cards:
+                for name, args in props[card.id]:
+                    for position, arg in enumerate(args):
+                        if arg[0] in ("text", "lit"):
+                            by_text.setdefault((name, position, arg[1]), []).append(card)
+            while len(_POOLS) >= KEPT_POOLS:
+                del _POOLS[next(iter(_POOLS))]
+            _POOLS[key] = cls(catalog, cards, props, by_text)
+        # The catalog given, not the one first read: its connection is this process's own.
+        return replace(_POOLS[key], catalog=catalog)
 
     def lines(self, game: Any, card: Card) -> tuple[str, ...]:
         """The facts a card brings to a table: its own and those of the cards the game brings along with it."""

@@ -24,17 +24,20 @@ from pyengine.games import DOCUMENT_FILES, GAME_OF, lint, registry
 
 def citations(paths: list[Path], document: str) -> dict[str, list[str]]:
     """Paragraph -> the scenario files citing it (for one document)."""
-    cited: dict[str, list[str]] = {}
-    game = GAME_OF[document]
+    return game_citations(paths).get(GAME_OF[document], {})
+
+
+def game_citations(paths: list[Path]) -> dict[str, dict[str, list[str]]]:
+    """For each game, paragraph -> the scenario files of that game citing it (every file read once)."""
+    cited: dict[str, dict[str, list[str]]] = {}
     for path in scenario_files([p for p in paths if p.exists()]):
         try:
             scenario = load_scenario(path)
         except InputError:
             continue
-        if scenario.game.name != game:
-            continue
+        by_para = cited.setdefault(scenario.game.name, {})
         for para in {*scenario.cites, *(c for q in scenario.questions for c in q.cites)}:
-            cited.setdefault(para, []).append(str(path))
+            by_para.setdefault(para, []).append(str(path))
     return cited
 
 
@@ -179,6 +182,7 @@ def check(documents: list[str], docs: Path, scenario_paths: list[Path], search_s
             progress(done, steps, label)
         done += 1
 
+    cited: dict[str, dict[str, list[str]]] | None = None
     for document in documents:
         path = docs / DOCUMENT_FILES[document]
         if not path.exists():
@@ -186,7 +190,9 @@ def check(documents: list[str], docs: Path, scenario_paths: list[Path], search_s
                              expected="the rules documents folder (--docs or PYENGINE_DOCS)")
         current = read_document(docs, document)
         step(f"{document}: coverage and readings")
-        summary, findings = coverage_and_drift(document, current, citations(scenario_paths, document))
+        if cited is None:  # the scenario files are read once, for every document
+            cited = game_citations(scenario_paths)
+        summary, findings = coverage_and_drift(document, current, cited.get(GAME_OF[document], {}))
         findings += reading_findings(document, search_states)
         if search_states:
             step(f"{document}: tensions")
