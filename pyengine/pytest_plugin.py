@@ -57,7 +57,7 @@ def missing_catalog_reason(error: InputError) -> str | None:
 
 class ScenarioFile(pytest.File):
     """A scenario file: read when collected (an item per question), answered when its first question runs, by
-    the worker that runs it (collecting is done by every worker; answering, once)."""
+    each worker that runs one of its questions (collecting is done by every worker; answering, once a worker)."""
 
     def collect(self) -> Any:
         try:

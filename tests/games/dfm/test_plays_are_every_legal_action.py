@@ -7,8 +7,8 @@ not try at all. Connections and movements are left to the files' own expectation
 
 Each `allowed` question is a timeline of its own, grounded alone, so every file at every moment is an hour or more
 of answers: the suite checks the files named in SUITE_FILES, and `PYENGINE_EXHAUSTIVE=1` checks every Duel file of
-the repository, by hand, spread over the workers with `-n 2 --dist load` (the suite's loadscope puts every file on
-one worker; measured so: 38 of the 94 files in 20 minutes). Found so far: region choices tried only where the state
+the repository, by hand, spread over the workers with `-n 2 --dist load` (measured under loadscope, which put
+them all on one worker: 38 of the 94 files in 20 minutes). Found so far: region choices tried only where the state
 named a region (a Boromir call with no Sauron unit on the board was legal but not listed), two players' same
 action at one moment answered as the first player's, tile choices tried only among the open tiles (a
 Chieftain exit on a tile not open falls short and is still a play), and card choices tried only among the cards
