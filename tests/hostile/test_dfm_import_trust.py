@@ -156,6 +156,7 @@ def test_setup_values_the_encodings_hold_otherwise_are_refused_each_named(tmp_pa
     data["StartingPlayer"] = "Fellowship"
     data["QuestOfTheRingTrackConfig"]["BonusActions"][0]["BonusActions"][0]["CoinsToGet"] = 2
     data["QuestOfTheRingTrackConfig"]["BonusActions"][2]["Position"] = 10
+    data["QuestOfTheRingTrackConfig"]["FellowshipPlayerStartPosition"] = 15
     data["Rounds"][1]["CoinsPerChapterCardDiscard"] = 5
     error = _refused(_write(tmp_path / "data", data))
     found = {e.field: e.message for e in error.all()}
@@ -165,20 +166,24 @@ def test_setup_values_the_encodings_hold_otherwise_are_refused_each_named(tmp_pa
     assert "space 10 gives 1 of extra_turns" in found["QuestOfTheRingTrackConfig.BonusActions[2].BonusActions[0]"]
     assert "space 9 gives 1 of extra_turns" in found["QuestOfTheRingTrackConfig.BonusActions"]
     assert found["Rounds[1].CoinsPerChapterCardDiscard"].startswith("the data says 5, the encodings 2")
+    assert found["QuestOfTheRingTrackConfig.FellowshipPlayerStartPosition"].startswith("the data says 15, the "
+                                                                                         "encodings 14")
     assert all(e.file and e.file.endswith(importer.FILE) for e in error.all())
 
 
 def test_the_report_names_every_field_no_rule_reads(cli, tmp_path: Path, own_store: Path) -> None:  # type: ignore[no-untyped-def]
-    """The unmodified data: its setup's starting coins, units and Towers, the Ring track's width and starts, and the
-    few effect fields no rule reads are named; a changed starting coin count is imported and named the same way."""
+    """The unmodified data: its setup's starting coins, units and Towers and the few effect fields no rule reads are
+    named (the Ring track's width and starts are read: the encodings hold them); a changed starting coin count is
+    imported and named the same way."""
     code, out, _ = cli("import", "vermihunter", str(DATA))
     assert code == 0 and "not read: nothing" not in out
     [line] = [line for line in out.splitlines() if line.startswith("not read: ")]
-    for field in ("InitialConfig.FellowshipPlayer.Coins", "QuestOfTheRingTrackConfig.Width",
+    for field in ("InitialConfig.FellowshipPlayer.Coins",
                   "Regions[].StartingState.Units.Count", "Effects[].RevealAllianceTokensAndChooseSome.TokensToReveal "
                   "(grey_havens)", "Effect.PlayDiscardedChapterCard.CardsToPlay (wizards.3)"):
         assert field in line, field
     assert "TotalCoinCount" not in line and "BonusActions" not in line and "MoveCount" not in line
+    assert "QuestOfTheRingTrackConfig" not in line
     assert f"sha256 {hashlib.sha256((DATA / importer.FILE).read_bytes()).hexdigest()}" in out
     data = _data()
     data["InitialConfig"]["FellowshipPlayer"]["Coins"] = 9
@@ -441,7 +446,13 @@ VARIANTS: list[tuple[str, Callable[[Any], None], str, str]] = [
      "QuestOfTheRingTrackConfig.BonusActions[1].BonusActions[0]"),
     ("bonus-position-missing", drop(*TRACK, "BonusActions", 0, "Position"), "refused",
      "QuestOfTheRingTrackConfig.BonusActions[0].Position"),
-    ("track-width-30", put(*TRACK, "Width")(30), "imported", "QuestOfTheRingTrackConfig.Width"),
+    ("track-width-30", put(*TRACK, "Width")(30), "refused", "QuestOfTheRingTrackConfig.Width"),
+    ("track-fellowship-start-15", put(*TRACK, "FellowshipPlayerStartPosition")(15), "refused",
+     "QuestOfTheRingTrackConfig.FellowshipPlayerStartPosition"),
+    ("track-sauron-start-1", put(*TRACK, "SauronPlayerStartPosition")(1), "refused",
+     "QuestOfTheRingTrackConfig.SauronPlayerStartPosition"),
+    ("track-start-dropped", drop(*TRACK, "SauronPlayerStartPosition"), "refused",
+     "QuestOfTheRingTrackConfig.SauronPlayerStartPosition"),
     ("track-start-negative", put(*TRACK, "FellowshipPlayerStartPosition")(-1), "refused",
      "QuestOfTheRingTrackConfig.FellowshipPlayerStartPosition"),
     # The layouts.

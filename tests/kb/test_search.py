@@ -114,7 +114,7 @@ PETER_TURNED = ("turn \u2022Spider-Man (01001a) [peter] from \u2022Spider-Man (0
     ("tests/scenarios/dfm/tokens_short.yaml", "enter-needs-a-token", "refused", "done",
      "value(tok(fellowship),0,1)", "Power tokens at fellowship: 1 instead of 0 at the start"),
     ("tests/scenarios/dfm/goldberry_reserve_short.yaml", "strict-refuses", "refused", "done", "value(reserve,2,3)",
-     "the Power token reserve: 3 instead of 2 at the start"),
+     "the coins in the reserve: 3 instead of 2 at the start"),
     # A deck's verdict turns with a card taken out of it (issue 65 item 6: flip never touched a deck).
     ("tests/scenarios/lotr/deck.yaml", "eight-saurons", "invalid", "valid", 'copies("13_140",draw,4,0)',
      "take every copy of \u2022Sauron, Dark Lord of Mordor (13R140) out of the draw deck"),

@@ -47,14 +47,12 @@ STRATEGIES: dict[str, dict[str | None, str]] = {
 BONUS_FAMILIES = {"get_coins_from_reserve": ("coins_to_get", "coins"),
                   "place_units_on_central_board": ("units_to_place", "units"),
                   "take_another_turn": (1, "extra_turns"), "remove_enemy_fortress": (1, "fortress")}
-# The fields of the setup that no rule reads (a scenario gives the players' coins and units, the encodings' Ring
-# track is assumption ring_track's, the open tiles are a state's): named in the report whenever the data has them.
+# The fields of the setup that no rule reads (a scenario gives the players' coins and units, the open tiles are a
+# state's): named in the report whenever the data has them.
 SETUP_NOT_READ = ("InitialConfig.FellowshipPlayer.Coins", "InitialConfig.FellowshipPlayer.Units",
                   "InitialConfig.FellowshipPlayer.Towers", "InitialConfig.SauronPlayer.Coins",
                   "InitialConfig.SauronPlayer.Units", "InitialConfig.SauronPlayer.Towers",
-                  "LandmarkTileContextConfig.LandmarkTilesAtTime", "QuestOfTheRingTrackConfig.Width",
-                  "QuestOfTheRingTrackConfig.FellowshipPlayerStartPosition",
-                  "QuestOfTheRingTrackConfig.SauronPlayerStartPosition", "Regions[].StartingState.Fortress",
+                  "LandmarkTileContextConfig.LandmarkTilesAtTime", "Regions[].StartingState.Fortress",
                   "Regions[].StartingState.Units.Count", "Regions[].StartingState.Units.Player")
 
 
@@ -69,6 +67,7 @@ class Encoded:
     races: frozenset[str]  # as the data names them (humans for the Men)
     factions: frozenset[str]
     coin_total: int
+    ring_track: dict[str, int]  # fellowship_start, sauron_start, width, as the data's fields are kept
     bonuses: frozenset[tuple[int, str, int]]
     rows: dict[int, tuple[int, ...]]  # chapter -> its rows' lengths from the top
     covers: frozenset[tuple[int, int, int, int, int]]  # (chapter, row, card) covered by (row, card), as covers/5
@@ -125,6 +124,8 @@ def encoded() -> Encoded:
         colours=frozenset(c for [c] in atoms("card_colour_name", 1)),
         races=frozenset(data_race.get(r, r) for r, _ in atoms("race", 2)),
         factions=frozenset(f for [f] in atoms("faction", 1)), coin_total=coins,
+        ring_track={**{f"{'sauron' if p == 'nazgul' else p}_start": s for p, s in atoms("ring_track_start", 2)},
+                    "width": atoms("ring_track_width", 1)[0][0]},
         bonuses=frozenset((s, k, n) for s, k, n in atoms("ring_bonus_gives", 3)),
         rows={c: tuple(found[r] for r in sorted(found)) for c, found in rows.items()},
         covers=frozenset((c, r, k, r2, k2) for c, r2, k2, r, k in atoms("covers", 5)),
@@ -157,6 +158,13 @@ def check_setup(file: str, setup: dict[str, Any]) -> None:
         errors.add(_differs(file, "LandmarkTileContextConfig.CoinPerAlreadyPlacedFortressPawn",
                             setup["tiles"]["coin_per_already_placed_fortress_pawn"], *COIN_PER_FORTRESS))
     _check_board(file, setup["regions"], known, errors)
+    fields = {"fellowship_start": "FellowshipPlayerStartPosition", "sauron_start": "SauronPlayerStartPosition",
+              "width": "Width"}
+    for name, field in fields.items():
+        if setup["ring_track"].get(name) != known.ring_track[name]:
+            errors.add(_differs(file, f"QuestOfTheRingTrackConfig.{field}", setup["ring_track"].get(name, "nothing"),
+                                known.ring_track[name], "facts/dfm/base_game.lp, ring_track_start/2, "
+                                                        "ring_track_width/1"))
     _check_bonuses(file, setup["ring_track"]["bonuses"], known, errors)
     for index, layout in enumerate(setup["layouts"]):
         _check_layout(file, f"Rounds[{index}]", layout, known, errors)

@@ -52,7 +52,7 @@ STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", 
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
                 "skill_choices", "pile", "alliance_tokens", "grey_cards", "sauron_steps"}
 # The counts of a state that are 0 when it does not give them.
-ZERO_UNLESS_GIVEN = ("nazgul", "discard_pile")
+ZERO_UNLESS_GIVEN = ("discard_pile",)
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
 # a player's grey cards on real cards come with their skills; real Alliance tokens held are given by id or counted,
 # the Eagle among them or in `eagle:`).
@@ -106,11 +106,14 @@ def _counts(state: State, fields: Fields) -> None:
     for name in ZERO_UNLESS_GIVEN:
         if fields.has(name):
             facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
-    # The Fellowship's place on the Ring track, and the steps of the Nazgul's own moves there (by which Sauron
-    # earns its bonuses, rules/dfm/ring_bonuses.lp; 0 unless given, as every numeric fluent).
+    # The Fellowship's steps on the Ring track, and the steps of the Nazgul's own moves there (by which Sauron
+    # earns its bonuses, rules/dfm/ring_bonuses.lp; 0 unless given, as every numeric fluent); the Nazgul's own
+    # steps from their start, where not given, follow from those two (rules/dfm/state.lp).
     for name in ("ring", "sauron_steps"):
         if fields.has(name):
             facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
+    if fields.has("nazgul"):
+        facts.append(fact("given_nazgul", fields.whole("nazgul", 0, minimum=0)))
     for race, n in numbers(fields, "stacks", RACES).items():
         facts.append(fact("init_num", term("stack", Const(race)), n))
     for player, n in numbers(fields, "extra_turns", FACTIONS).items():

@@ -112,7 +112,7 @@ class DfmSearch:
     may change."""
 
     # The state predicates `pyengine flip` may change (rules/flip/dfm.lp).
-    flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve"}
+    flip_predicates: ClassVar[set[str]] = {"init_num", "init", "given_reserve", "given_nazgul"}
 
     def search_state(self, facts: list[clingo.Symbol]) -> dict[str, Any]:
         """A state the search found (rules/search/dfm.lp), as the fields of a scenario file."""
@@ -129,6 +129,8 @@ class DfmSearch:
                 _card_skill(state, args)
             elif atom.name == "given_reserve":
                 state["reserve"] = args[0].number
+            elif atom.name == "given_nazgul":
+                state["nazgul"] = args[0].number
             elif atom.name == "init_num":
                 _number(state, args[0], args[1].number)
             elif atom.name == "init" and args[0].name == "turn":

@@ -103,7 +103,7 @@ def test_the_import_command_fills_the_store_and_prints_the_report(cli, tmp_path:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
     code, out, _ = cli("import", "vermihunter", str(DATA))
     assert code == 0 and "records: 18 alliance_token, 69 chapter_card, 7 landmark_tile, 1 setup" in out
-    assert "not read: alliance_token: " in out and "QuestOfTheRingTrackConfig.Width" in out
+    assert "not read: alliance_token: " in out and "InitialConfig.FellowshipPlayer.Coins" in out
     from pyengine.core.store import open_source, sources
 
     assert sources()["vermihunter"] == "dfm"
