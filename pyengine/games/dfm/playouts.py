@@ -121,11 +121,10 @@ def _start(start: dict[str, Any] | None) -> dict[str, Any]:
 def dealt_start(seed: int) -> dict[str, Any]:
     """The setup's state on the base game's real cards (`catalog: vermihunter`, imported into the card store): the
     three chapters dealt from the seed, on the base game's board (`connections: standard`), Sauron to begin
-    (assumption sauron_begins). It places nobody on the Ring track, for where the Nazgul start is an open question
-    of the base game (facts/dfm/open_questions.lp, nazgul_start): the cards' steps are counted, the Quest of the
-    Ring is not judged."""
+    (assumption sauron_begins), both pawns at their start of the data's Ring track (ring: 0; the Nazgul 14 spaces
+    behind, assumption ring_track), so that the Quest of the Ring is judged and may end the game."""
     return {"catalog": "vermihunter", "chapter": 1, "turn": "sauron",
-            "state": {**setup_state(), "connections": "standard", "deal": seed}}
+            "state": {**setup_state(), "connections": "standard", "deal": seed, "ring": 0}}
 
 
 def _open_plays(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> list[list[clingo.Symbol]]:

@@ -42,6 +42,7 @@ EVIDENCE_WORDS = {
     "lost": "{0} loses coins: {1}", "units": "{0}'s units in {1}: {2}",
     "moves": "{0} move on the Ring track, steps: {1}", "space": "Ring-track space {0}",
     "ring": "the Fellowship's own steps on the Ring track: {0}, the Nazgul's: {1}",
+    "move": "a move of the {0} asked alone, without the card, tile, bonus, ally or token that gives it",
     "board": "{0}'s units on the board: {1}", "held": "{0}'s units in {1}", "remove": "units to name: {0}",
     "asks": "the cost asks skill {0}: {1}", "skills_missing": "skills missing, a coin each: {0}",
     "price": "{0} must pay coins: {1}", "missing": "skill {0} missing: {1}",

@@ -54,9 +54,9 @@ def test_a_play_is_written_as_the_action_it_names() -> None:
     assert playouts.action_of("end_turn", "fellowship") == {"player": "fellowship", "end_turn": True}
     assert playouts.action_of("alliance pair race=ents token=ents.3 picks=coin,remove:gondor,move:arnor-lindon",
                               "fellowship")["picks"] == ["coin", {"remove": "gondor"}, {"move": ["arnor", "lindon"]}]
-    # A Ring-track bonus's choice follows any play's words, a move of the Ring's as a take's.
-    assert playouts.action_of("move_ring bonus_region=gondor", "fellowship") == {
-        "player": "fellowship", "move_ring": True, "bonus_region": "gondor"}
+    # A Ring-track bonus's choice follows any play's words, a tile's as a take's.
+    assert playouts.action_of("landmark bree bonus_region=gondor", "fellowship") == {
+        "player": "fellowship", "landmark": "bree", "bonus_region": "gondor"}
     assert playouts.action_of("take 5.1 play region=rohan bonus_fortress=mordor", "sauron") == {
         "player": "sauron", "take": [5, 1], "use": "play", "region": "rohan", "bonus_fortress": "mordor"}
 
@@ -66,15 +66,20 @@ def _start(chapter: int = 1, turn: str = "fellowship", **state: Any) -> dict[str
     return {"chapter": chapter, "turn": turn, "state": {**copy.deepcopy(playouts.setup_state()), **state}}
 
 
+# The bottom row of chapter 1 dealt with the real blue card 1.5 (one step on the Ring track, free).
+BLUE_CARDS = [{"at": [5, c], "card": "1.5"} for c in range(1, 7)]
 # Starts a victory is near from, each with the rule of the victory a random playout from it can end by: five race
 # symbols and green cards with the sixth; six regions held and the seventh's Landmark tile open; the Fellowship a
-# space from Mount Doom; the last row of chapter 3, the Fellowship present in more regions.
+# space from Mount Doom, or the Nazgul a space behind it, with real blue cards to play; the last row of chapter 3,
+# the Fellowship present in more regions.
 VICTORY_STARTS = {
     "dfm_victory_races": _start(symbols={"fellowship": {"dwarves": 1, "men": 1, "elves": 1, "wizards": 1, "ents": 1}},
                                 cards=[{"at": [5, c], "colour": "green", "symbols": ["hobbits"]} for c in range(1, 7)]),
     "dfm_victory_conquest": _start(turn="sauron", tiles=["bree"], units={"sauron": {
         r: 1 for r in ("mordor", "gondor", "rohan", "enedwaith", "rhovanion", "lindon")}}),
-    "dfm_victory_quest_fellowship": _start(ring=14),
+    "dfm_victory_quest_fellowship": {**_start(ring=14, cards=BLUE_CARDS), "catalog": "vermihunter"},
+    "dfm_victory_quest_sauron": {**_start(turn="sauron", ring=3, sauron_steps=13, cards=BLUE_CARDS),
+                                 "catalog": "vermihunter"},
     "dfm_victory_count": _start(chapter=3, tokens={"fellowship": 4, "sauron": 4, "box": 0},
                                 tokens_gone=[[4, 1], [4, 2]],
                                 taken=[[r, c] for r, n in enumerate((2, 3, 4, 2, 4, 3, 2), 1) for c in range(1, n + 1)
@@ -85,8 +90,8 @@ VICTORY_STARTS = {
 
 # For each victory, the seed of the first five found to draw it in the fewest actions, tried first: each action of a
 # playout grounds the plays open after it, and a seed that draws no victory plays on to the limit.
-FIRST_SEEDS = {"dfm_victory_races": 4, "dfm_victory_conquest": 2, "dfm_victory_quest_fellowship": 2,
-               "dfm_victory_count": 4}
+FIRST_SEEDS = {"dfm_victory_races": 4, "dfm_victory_conquest": 2, "dfm_victory_quest_fellowship": 4,
+               "dfm_victory_quest_sauron": 5, "dfm_victory_count": 4}
 
 
 @pytest.mark.parametrize("rule", sorted(VICTORY_STARTS))
