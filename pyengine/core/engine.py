@@ -97,8 +97,14 @@ class Answer:
         return problems
 
 
-# The knowledge base's declarations: read by pyengine.core.kb for explanations, never needed to decide a verdict.
+# The knowledge base's declarations: read by pyengine.core.kb for explanations, never needed to decide a verdict
+# (with the source map of a game's further document, <name>_paragraphs.lp: is_declaration).
 DECLARATION_FILES = {"rules.lp", "readings.lp", "paragraphs.lp", "open_questions.lp"}
+
+
+def is_declaration(path: Path) -> bool:
+    """Whether a file of facts/<game>/ holds declarations, not ground facts the encodings read."""
+    return path.name in DECLARATION_FILES or path.name.endswith("_paragraphs.lp")
 
 
 def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
@@ -110,7 +116,7 @@ def program_files(game: str, kinds: frozenset[str]) -> list[Path]:
         names += [n for n in module.kind_files[kind] if n not in names]
     return [*(Path(rules_dir(), "common", n) for n in module.common_files),
             *(Path(rules_dir(), game, n) for n in names),
-            *(p for p in sorted(Path(facts_dir(), game).glob("*.lp")) if p.name not in DECLARATION_FILES)]
+            *(p for p in sorted(Path(facts_dir(), game).glob("*.lp")) if not is_declaration(p))]
 
 
 @cache

@@ -16,7 +16,7 @@ from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.text import printable
 from pyengine.core.yamlio import build_from_file, check_data
-from pyengine.games import GAME_NAMES, LISTING_KINDS, Game
+from pyengine.games import GAME_DOCUMENTS, GAME_NAMES, LISTING_KINDS, Game
 from pyengine.games import game as one_game
 
 COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
@@ -30,6 +30,7 @@ class Question:
     params: dict[str, Any]
     expect: str | dict[str, list[str]] | None
     rules: list[str] | None
+    # The paragraphs it cites: `p3` of the game's main document, `DOCUMENT:p3` of a further one.
     cites: list[str]
     readings: dict[str, str]
     line: int | None
@@ -48,6 +49,11 @@ class Scenario:
     @property
     def kb(self) -> kbase.KnowledgeBase:
         return kbase.load(self.game.name)
+
+    def cited(self) -> set[tuple[str, str]]:
+        """Every paragraph the scenario and its questions cite, as (document, paragraph)."""
+        return {cited_paragraph(c, self.game.document)
+                for c in [*self.cites, *(c for q in self.questions for c in q.cites)]}
 
     @property
     def printings(self) -> list[str] | None:
@@ -98,19 +104,32 @@ def readings_of(fields: Fields, kb: kbase.KnowledgeBase) -> dict[str, str]:
     return readings
 
 
-def _cites(fields: Fields, kb: kbase.KnowledgeBase, document: str) -> list[str]:
-    """The paragraphs a mapping cites, each unknown one an error (all of them gathered)."""
+def cited_paragraph(cite: str, main: str) -> tuple[str, str]:
+    """A cite as (document, paragraph): `p3` is of the game's main document, `DOCUMENT:p3` of the one named."""
+    document, _, para = cite.rpartition(":")
+    return document or main, para
+
+
+def _cites(fields: Fields, kb: kbase.KnowledgeBase, game: Game) -> list[str]:
+    """The paragraphs a mapping cites (`p3` of the game's main document, `DOCUMENT:p3` of any of its documents,
+    kept as `p3` for the main one), each unknown one an error (all of them gathered)."""
     cites = []
     each = fields.apart()
+    documents = GAME_DOCUMENTS[game.name]
     for item, line, column, path in fields.items("cites"):
         with each.part():
-            para = str(item)
+            document, para = cited_paragraph(str(item), game.document)
+            if document not in documents:
+                raise InputError(f"unknown document {document!r} of game {game.name}", file=fields.file, line=line,
+                                 column=column, field=path, expected="DOCUMENT:PARAGRAPH of one of the game's "
+                                 f"documents ({', '.join(documents)}), or a paragraph id of {game.document}",
+                                 suggestion=closest(document, list(documents)))
             if kb.paragraph(document, para) is None:
                 known = [p for d, p in kb.paragraphs if d == document]
                 raise InputError(f"unknown paragraph {para!r} of document {document}", file=fields.file, line=line,
                                  column=column, field=path, expected="a paragraph id such as p3",
                                  suggestion=closest(para, known))
-            cites.append(para)
+            cites.append(para if document == game.document else f"{document}:{para}")
     each.raise_any()
     return cites
 
@@ -181,7 +200,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
     kb = kbase.load(game.name)
     cites, readings, title, state = [], {}, default_title, None
     with collected.part():
-        cites = _cites(top, kb, game.document)
+        cites = _cites(top, kb, game)
     with collected.part():
         readings = readings_of(top, kb)
     with collected.part():
@@ -225,7 +244,7 @@ def _question(game: Game, kb: kbase.KnowledgeBase, state: Any, top: Fields, inde
     with each.part():
         rules = _rules(q, kb)
     with each.part():
-        cites = _cites(q, kb, game.document)
+        cites = _cites(q, kb, game)
     with each.part():
         readings = readings_of(q, kb)
     expect: str | dict[str, list[str]] | None = None

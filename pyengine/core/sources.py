@@ -2,7 +2,9 @@
 
 A document's paragraphs are its non-empty lines, numbered in order from 1: `p1`, `p2`, ... Each carries a
 hash of its text (the first 12 hex digits of the SHA-256 of the line with surrounding white space removed),
-so that a revised line shows up as drift against the source map in facts/<game>/paragraphs.lp.
+so that a revised line shows up as drift against the source map in facts/<game>/paragraphs.lp (a game's further
+document, such as notes on what its main document takes for granted, has one of its own: <name>_paragraphs.lp).
+The scheme is the same for a Markdown file: a table row is one line, so one paragraph.
 """
 
 from __future__ import annotations
@@ -51,5 +53,10 @@ def paragraphs(text: str) -> list[Paragraph]:
             for n, line in enumerate(lines, 1)]
 
 
+def document_path(folder: Path, document: str) -> Path:
+    """A document's file, from the documents folder (a further document of a game lies beside that folder)."""
+    return folder / DOCUMENT_FILES[document]
+
+
 def read_document(folder: Path, document: str) -> list[Paragraph]:
-    return paragraphs((folder / DOCUMENT_FILES[document]).read_text(encoding="utf-8"))
+    return paragraphs(document_path(folder, document).read_text(encoding="utf-8"))

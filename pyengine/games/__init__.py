@@ -117,6 +117,15 @@ class GameSpec:
     board: bool = False
     # Whether the search tools (edge-cases, flip, census) can search it: its GAME.search is a SearchView, not None.
     search: bool = True
+    # The further documents its rules rest on, each (id, its file relative to the shared folder, the documents
+    # folder's parent): notes on what the main document takes for granted, found beside the documents folder
+    # (`DOCS/../notes/...`), mapped and cited as the main document is, drift and coverage included.
+    more_documents: tuple[tuple[str, str], ...] = ()
+
+    @property
+    def documents(self) -> tuple[str, ...]:
+        """Every document of the game, its main one first."""
+        return (self.document, *(document for document, _ in self.more_documents))
 
     @property
     def module(self) -> str:
@@ -131,15 +140,19 @@ SPECS = {spec.name: spec for spec in (
              sources=(("marvelsdb", "MarvelCDB's JSON data"),)),
     GameSpec("dfm", "dfm_allies", "duel-for-middle-earth-allies.txt", lint=True, board=True,
              sources=(("vermihunter", "the base game as Vermihunter/lotr-duel-for-middle-earth transcribes it "
-                                      "(DefaultConfig.json)"),)),
+                                      "(DefaultConfig.json)"),),
+             more_documents=(("dfm_base", "notes/dfm-base-game.md"),)),
 )}
 # The games by name, in order (the explorer opens on the first game of SPECS).
 GAME_NAMES = tuple(sorted(SPECS))
+# Game -> its main document (the one its scenario files cite by bare paragraph id), and -> every document of it.
 DOCUMENTS = {name: spec.document for name, spec in SPECS.items()}
-# Document id -> the game encoding it.
-GAME_OF = {spec.document: name for name, spec in SPECS.items()}
-# Document id -> its file in a documents folder.
-DOCUMENT_FILES = {spec.document: spec.document_file for spec in SPECS.values()}
+GAME_DOCUMENTS = {name: spec.documents for name, spec in SPECS.items()}
+# Document id -> the game encoding it (every document of every game).
+GAME_OF = {document: name for name, spec in SPECS.items() for document in spec.documents}
+# Document id -> its file relative to a documents folder (a further document's lies beside that folder: `../...`).
+DOCUMENT_FILES = {**{spec.document: spec.document_file for spec in SPECS.values()},
+                  **{document: f"../{file}" for spec in SPECS.values() for document, file in spec.more_documents}}
 # Card database -> the game whose importer reads it.
 SOURCES = {source: name for name, spec in SPECS.items() for source, _ in spec.sources}
 SOURCE_HELP = {source: about for spec in SPECS.values() for source, about in spec.sources}
@@ -178,9 +191,10 @@ def importer(source: str) -> Any:
 
 
 def lint(document: str) -> Any:
-    """The document's own lint (check(paragraphs) -> findings), or None."""
+    """The document's own lint (check(paragraphs) -> findings), or None (a game's lint reads its main document)."""
     spec = SPECS[GAME_OF[document]]
-    return import_module(f"pyengine.games.{spec.name}.lint").check if spec.lint else None
+    own = spec.lint and document == spec.document
+    return import_module(f"pyengine.games.{spec.name}.lint").check if own else None
 
 
 def boards() -> dict[str, Any]:

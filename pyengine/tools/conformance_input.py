@@ -26,7 +26,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.errors import BoundError, Collected, InputError, closest
 from pyengine.core.results import PackEntry, PackVerdict
 from pyengine.core.text import printable
-from pyengine.games import DOCUMENTS, GAME_NAMES, LISTING_KINDS
+from pyengine.games import DOCUMENTS, GAME_DOCUMENTS, GAME_NAMES, LISTING_KINDS
 from pyengine.games import game as one_game
 
 PACK_FORMAT = "pyengine-conformance-pack/1"
@@ -319,7 +319,8 @@ def _declared(place: Place, verdict: PackVerdict, field: str, game: str) -> None
         document, _, paragraph = cited.partition(":")
         if kb.paragraph(document, paragraph) is None:
             raise place.error(f"{field}.paragraphs[{index}]", f"unknown paragraph {shown(cited)}",
-                              f"DOCUMENT:PARAGRAPH of {game}'s document, such as {DOCUMENTS[game]}:p3")
+                              f"DOCUMENT:PARAGRAPH of one of {game}'s documents ({', '.join(GAME_DOCUMENTS[game])}), "
+                              f"such as {DOCUMENTS[game]}:p3")
     for reading, choice in verdict.rested_on.items():
         known = kb.readings.get(reading)
         if known is None or choice not in known.choices:

@@ -2,7 +2,9 @@
 paragraph encoded and exercised), drift (a paragraph whose text no longer matches its source-map hash, and
 what must be reviewed), contradictions (each reading's choices and a smallest state where they disagree;
 pairs of rules whose paragraphs lead to different verdicts on a state the search finds), dead and redundant
-rules (--deep), and a document's own lint where its game has one (the registry's `lint`)."""
+rules (--deep), and a document's own lint where its game has one (the registry's `lint`). A game's further
+documents (notes on what its main document takes for granted) are checked for coverage and drift; the readings,
+tensions, deep search and lint are reported with its main document."""
 
 from __future__ import annotations
 
@@ -18,26 +20,25 @@ from pyengine.core.findings import Finding
 from pyengine.core.resources import existing_dirs, rules_dir, scenario_dirs
 from pyengine.core.results import ConsistencyResult, StepProgress
 from pyengine.core.scenario import load_scenario, scenario_files
-from pyengine.core.sources import Paragraph, read_document
-from pyengine.games import DOCUMENT_FILES, GAME_OF, lint, registry
+from pyengine.core.sources import Paragraph, document_path, read_document
+from pyengine.games import DOCUMENTS, GAME_DOCUMENTS, GAME_NAMES, GAME_OF, lint
 
 
 def citations(paths: list[Path], document: str) -> dict[str, list[str]]:
     """Paragraph -> the scenario files citing it (for one document)."""
-    return game_citations(paths).get(GAME_OF[document], {})
+    return document_citations(paths).get(document, {})
 
 
-def game_citations(paths: list[Path]) -> dict[str, dict[str, list[str]]]:
-    """For each game, paragraph -> the scenario files of that game citing it (every file read once)."""
+def document_citations(paths: list[Path]) -> dict[str, dict[str, list[str]]]:
+    """For each document, paragraph -> the scenario files citing it (every file read once)."""
     cited: dict[str, dict[str, list[str]]] = {}
     for path in scenario_files([p for p in paths if p.exists()]):
         try:
             scenario = load_scenario(path)
         except InputError:
             continue
-        by_para = cited.setdefault(scenario.game.name, {})
-        for para in {*scenario.cites, *(c for q in scenario.questions for c in q.cites)}:
-            by_para.setdefault(para, []).append(str(path))
+        for document, para in scenario.cited():
+            cited.setdefault(document, {}).setdefault(para, []).append(str(path))
     return cited
 
 
@@ -66,7 +67,7 @@ def coverage_and_drift(document: str, current: list[Paragraph], cited: dict[str,
     for para in sorted(set(now) - set(mapped), key=lambda p: int(p[1:])):
         findings.append(Finding(f"drift:{document}:{para}:new", "error", "drift",
                                 f"{para} is new in the document and has no source-map entry", [para]))
-    for rule in kb.rules.values():
+    for rule in kb.rules.values() if _main(document) else []:
         if not rule.sources:
             findings.append(Finding(f"coverage:no-paragraph:{rule.id}", "error", "coverage",
                                     f"rule {rule.id} cites no paragraph", [], [rule.id]))
@@ -74,6 +75,12 @@ def coverage_and_drift(document: str, current: list[Paragraph], cited: dict[str,
     summary = {"paragraphs": len(current), "normative": len(normative),
                "covered": sum(1 for p in normative if kb.rule_ids_for(document, p))}
     return summary, findings
+
+
+def _main(document: str) -> bool:
+    """Whether a document is its game's main one, whose readings, rule tensions, deep search and lint the check
+    reports (a further document's report is its coverage and drift)."""
+    return DOCUMENTS[GAME_OF[document]] == document
 
 
 def reading_findings(document: str, search_states: bool) -> list[Finding]:
@@ -111,6 +118,16 @@ def _permitting_rules(game: str) -> set[str]:
     return set(re.findall(r"^permit\(Q, ([a-z_]+),", text, re.M))
 
 
+def _own(rule: kbase.Rule, document: str) -> list[str]:
+    """The paragraphs of `document` a rule cites (a finding's paragraphs are its document's)."""
+    return [p for d, p in rule.sources if d == document]
+
+
+def _cited(rule: kbase.Rule, document: str) -> str:
+    """The paragraphs a rule cites, in words: those of `document` by id, another document's with its id."""
+    return ", ".join(p if d == document else f"{d} {p}" for d, p in rule.sources)
+
+
 def tension_findings(document: str) -> list[Finding]:
     """Pairs of rules whose paragraphs lead to different verdicts under the default reading: a state one rule
     decides alone, where without it another rule would let the same question through."""
@@ -130,16 +147,16 @@ def tension_findings(document: str) -> list[Finding]:
         finding = found[0]
         for question in finding.differs:
             for other in finding.reasons["b"].get(question, []):
-                own = {p for _, p in kb.rules[rule].sources}
-                if other not in permitting or f"tension:{rule}:{other}" in findings or own & {
-                        p for _, p in kb.rules[other].sources}:
+                own = set(kb.rules[rule].sources)
+                if other not in permitting or f"tension:{rule}:{other}" in findings or own & set(
+                        kb.rules[other].sources):
                     continue
                 paras = sorted({p for d, p in kb.rules[rule].sources + kb.rules[other].sources if d == document},
                                key=lambda p: int(p[1:]))
                 findings[f"tension:{rule}:{other}"] = (Finding(
                     f"tension:{rule}:{other}", "warning", "contradiction",
-                    f"{rule} ({', '.join(p for _, p in kb.rules[rule].sources)}) decides this state alone, where "
-                    f"{other} ({', '.join(p for _, p in kb.rules[other].sources)}) would let it through",
+                    f"{rule} ({_cited(kb.rules[rule], document)}) decides this state alone, where "
+                    f"{other} ({_cited(kb.rules[other], document)}) would let it through",
                     paras, [rule, other], scenario_of(game, finding, Side("default"), without,
                                                       f"{rule} against {other}")))
     return list(findings.values())
@@ -160,11 +177,11 @@ def deep_findings(document: str, rules: list[str] | None = None) -> list[Finding
             findings.append(Finding(f"dead:{rule}", "warning", "dead-rule",
                                     f"{rule} fires in no state the search generates (up to 3 cards): the "
                                     "document's case lies outside the bounds or the generator's vocabulary",
-                                    [p for _, p in kb.rules[rule].sources], [rule]))
+                                    _own(kb.rules[rule], document), [rule]))
         elif not search(game, Side("default"), Side("without", without_rule=rule), 3, 3, 1):
             findings.append(Finding(f"explanatory:{rule}", "info", "redundant-rule",
                                     f"removing {rule} changes no verdict within 3 cards: it only explains",
-                                    [p for _, p in kb.rules[rule].sources], [rule]))
+                                    _own(kb.rules[rule], document), [rule]))
     return findings
 
 
@@ -173,7 +190,7 @@ def check(documents: list[str], docs: Path, scenario_paths: list[Path], search_s
     """The report: one entry per document with its counts and findings (`progress` hears each step: a
     document's coverage and readings, its tensions, its deep search)."""
     report = []
-    steps = len(documents) * (1 + search_states + deep)
+    steps = sum(1 + (search_states + deep) * _main(d) for d in documents)
     done = 0
 
     def step(label: str) -> None:
@@ -184,20 +201,23 @@ def check(documents: list[str], docs: Path, scenario_paths: list[Path], search_s
 
     cited: dict[str, dict[str, list[str]]] | None = None
     for document in documents:
-        path = docs / DOCUMENT_FILES[document]
+        path = document_path(docs, document)
         if not path.exists():
             raise InputError(f"document {document} not found", file=str(path),
-                             expected="the rules documents folder (--docs or PYENGINE_DOCS)")
+                             expected="the rules documents folder (--docs or PYENGINE_DOCS), with a game's further "
+                                      "documents beside it")
         current = read_document(docs, document)
-        step(f"{document}: coverage and readings")
+        main = _main(document)
+        step(f"{document}: coverage and readings" if main else f"{document}: coverage")
         if cited is None:  # the scenario files are read once, for every document
-            cited = game_citations(scenario_paths)
-        summary, findings = coverage_and_drift(document, current, cited.get(GAME_OF[document], {}))
-        findings += reading_findings(document, search_states)
-        if search_states:
+            cited = document_citations(scenario_paths)
+        summary, findings = coverage_and_drift(document, current, cited.get(document, {}))
+        if main:
+            findings += reading_findings(document, search_states)
+        if search_states and main:
             step(f"{document}: tensions")
             findings += tension_findings(document)
-        if deep:
+        if deep and main:
             step(f"{document}: dead and redundant rules")
             findings += deep_findings(document)
         document_lint = lint(document)
@@ -210,7 +230,8 @@ def check(documents: list[str], docs: Path, scenario_paths: list[Path], search_s
 
 
 def games_documents() -> list[str]:
-    return [registry()[g].document for g in sorted(registry())]
+    """Every document of every game, each game's main one first."""
+    return [d for g in GAME_NAMES for d in GAME_DOCUMENTS[g]]
 
 
 @checked

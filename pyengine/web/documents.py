@@ -8,14 +8,15 @@ from pathlib import Path
 from typing import Any
 
 from pyengine.core import kb as kbase
-from pyengine.core.sources import read_document, text_hash
-from pyengine.games import DOCUMENT_FILES, GAME_OF
+from pyengine.core.sources import document_path, read_document, text_hash
+from pyengine.games import DOCUMENT_FILES, DOCUMENTS, GAME_OF
 from pyengine.tools.consistency import citations
 
 
 def documents_index(docs: Path | None) -> list[dict[str, Any]]:
-    """Every encoded document: its id, game, file name, and whether the docs folder holds it."""
-    return [{"document": d, "game": GAME_OF[d], "file": f, "available": bool(docs and (docs / f).is_file())}
+    """Every encoded document: its id, game, file (relative to the docs folder: a game's further document lies
+    beside it), and whether it is there."""
+    return [{"document": d, "game": GAME_OF[d], "file": f, "available": bool(docs and document_path(docs, d).is_file())}
             for d, f in DOCUMENT_FILES.items()]
 
 
@@ -41,7 +42,7 @@ def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> di
     from pyengine import api
 
     kb = kbase.load(GAME_OF[document])
-    available = bool(docs and (docs / DOCUMENT_FILES[document]).is_file())
+    available = bool(docs and document_path(docs, document).is_file())
     read = read_document(docs, document) if available and docs else []
     texts = {p.id: p.text for p in read}
     # A paragraph as an answer quotes it: where the document's line break cut its sentence, the quote says so.
@@ -61,8 +62,9 @@ def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> di
             "drift": bool(entry and text is not None and entry.hash != text_hash(text)),
             "states": sorted(r.id for r in kb.rules.values() if (document, pid) in r.sources),
             "illustrates": sorted(r.id for r in kb.rules.values() if (document, pid) in r.examples),
+            # A reading's choices cite paragraphs of the game's main document.
             "readings": [f"{r.name}={c.value}" for r in sorted(kb.readings.values(), key=lambda r: r.name)
-                         for c in r.choices.values() if pid in c.paragraphs],
+                         for c in r.choices.values() if pid in c.paragraphs and DOCUMENTS[kb.game] == document],
             "scenarios": sorted(shown(f, scenarios) for f in cited.get(pid, [])),
             "findings": [f["id"] for f in findings if pid in f.get("paragraphs", [])],
         })

@@ -77,6 +77,8 @@ BAD_INPUTS = {
     "dfm_outcomes_not_random.yaml": ("7:21", "has no random outcome", "warg's enter, arwen's enter"),
     "heal_without_turn.yaml": ("7:16", "a heal question needs the table's turn", "phase: fellowship"),
     "marvel_deck_without_identity.yaml": ("5:10", "a Marvel deck needs its identity", "identity: a hero"),
+    "dfm_unknown_cited_document.yaml": ("2:9", "unknown document 'dfm_basis' of game dfm",
+                                        "DOCUMENT:PARAGRAPH of one of the game's documents", "did you mean 'dfm_base'"),
 }
 
 

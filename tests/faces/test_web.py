@@ -276,7 +276,7 @@ def test_card_completion(client: TestClient) -> None:
 
 def test_documents_and_the_rulebook(client: TestClient) -> None:
     documents = client.get("/api/documents").json()["documents"]
-    assert {d["document"] for d in documents} == {"lotr_unique", "marvel_unique", "dfm_allies"}
+    assert {d["document"] for d in documents} == {"lotr_unique", "marvel_unique", "dfm_allies", "dfm_base"}
     view = client.get("/api/documents/lotr_unique").json()
     p3 = next(p for p in view["paragraphs"] if p["id"] == "p3")
     assert "lotr_unique_blocks_unique" in p3["states"]
@@ -288,6 +288,25 @@ def test_documents_and_the_rulebook(client: TestClient) -> None:
         assert p3["text"].startswith("or the Balrog") and p3["quote"] == "\u2026 " + p3["text"]
     page = client.get("/rulebook/lotr_unique")
     assert page.status_code == 200 and 'id="p3"' in page.text and "lotr_unique_blocks_unique" in page.text
+
+
+def test_the_duel_base_game_notes_are_a_document_its_answers_quote(client: TestClient) -> None:
+    """An answer's reason names a paragraph of the base-game notes (dfm_base), which the explorer quotes from the
+    notes beside the documents folder, as it quotes a rulebook's."""
+    [notes] = [d for d in client.get("/api/documents").json()["documents"] if d["document"] == "dfm_base"]
+    assert notes["game"] == "dfm" and notes["file"] == "../notes/dfm-base-game.md"
+    response = client.post("/api/answer", json=_table(ROOT / "tests" / "scenarios" / "dfm" / "cards_played.yaml"))
+    cost = [r for q in response.json()["questions"] for r in q["reasons"] if r["rule"] == "dfm_card_cost"]
+    assert cost and cost[0]["sources"] == [{"document": "dfm_base", "paragraph": "p12"},
+                                           {"document": "dfm_base", "paragraph": "p15"}]
+    view = client.get("/api/documents/dfm_base").json()
+    p15 = next(p for p in view["paragraphs"] if p["id"] == "p15")
+    assert "dfm_card_cost" in p15["states"] and p15["paraphrase"] and p15["readings"] == []
+    if notes["available"]:
+        assert p15["text"].startswith("| Turn |") and p15["quote"] == p15["text"] and not p15["drift"]
+        assert view["available"] and not [f for f in view["findings"] if f["kind"] == "drift"]
+    page = client.get("/rulebook/dfm_base")
+    assert page.status_code == 200 and 'id="p15"' in page.text and "dfm_card_cost" in page.text
 
 
 def test_every_page_is_served(client: TestClient) -> None:

@@ -11,7 +11,7 @@ import pytest
 
 from conftest import ROOT
 from pyengine.cli import main
-from tests.paths import DOCS
+from tests.paths import DOCS, NOTES
 
 pytestmark = pytest.mark.skipif(not DOCS.is_dir(), reason=f"the rules documents are not at {DOCS}")
 
@@ -36,7 +36,7 @@ def report() -> dict:
         assert code == 0
         return json.loads(out.getvalue())
 
-    searched, unsearched = run(*SEARCHED), run("dfm_allies", "--no-search")
+    searched, unsearched = run(*SEARCHED), run("dfm_allies", "dfm_base", "--no-search")
     return {**searched, "documents": searched["documents"] + unsearched["documents"]}
 
 
@@ -48,10 +48,18 @@ def _finding(document: dict, finding_id: str) -> dict:
     return next(f for f in document["findings"] if f["id"] == finding_id)
 
 
-def test_three_documents_with_every_normative_paragraph_covered(report: dict) -> None:
+def test_four_documents_with_every_normative_paragraph_covered(report: dict) -> None:
+    """The three rulebooks, and the Duel's base-game notes (dfm_base) its base-game rules cite."""
     counts = {d["document"]: (d["paragraphs"], d["normative"], d["covered"]) for d in report["documents"]}
-    assert counts == {"lotr_unique": (74, 55, 55), "marvel_unique": (14, 11, 11), "dfm_allies": (86, 67, 67)}
+    assert counts == {"lotr_unique": (74, 55, 55), "marvel_unique": (14, 11, 11), "dfm_allies": (86, 67, 67),
+                      "dfm_base": (42, 19, 19)}
     assert not [f for d in report["documents"] for f in d["findings"] if f["kind"] in ("coverage", "drift")]
+
+
+def test_the_notes_report_only_their_coverage_and_drift(report: dict) -> None:
+    """A game's further document has no readings, tensions or lint of its own: its game's main document has them."""
+    assert _document(report, "dfm_base")["findings"] == []
+    assert _finding(_document(report, "dfm_allies"), "reading:dfm_board_connections")
 
 
 def test_lotr_contradictions_come_with_their_paragraphs_and_a_state(report: dict) -> None:
@@ -78,6 +86,8 @@ def test_every_reading_has_a_state_where_its_two_choices_disagree(report: dict) 
     from pyengine.core.scenario import scenario_from_data
 
     for document in report["documents"]:
+        if document["document"] == "dfm_base":  # the notes' readings are reported with the Duel's rulebook
+            continue
         readings = [f for f in document["findings"] if f["id"].startswith("reading:")]
         assert readings, document["document"]
         if document["document"] not in SEARCHED:
@@ -122,6 +132,42 @@ def test_drift_names_what_must_be_reviewed(cli, tmp_path: Path) -> None:
     assert {"lotr_unique_blocks_unique", "lotr_unique_blocks_nonunique", "lotr_inactive_does_not_block"} <= set(
         drift[0]["rules"])
     assert "lotr_mumak_direction" in drift[0]["statement"] and "unique_in_play.yaml" in drift[0]["statement"]
+
+
+def _revised_notes(tmp_path: Path) -> Path:
+    """A copy of the shared folder's documents and notes, the notes' coin row revised; the copy's docs folder."""
+    shared = tmp_path / "shared"
+    shutil.copytree(DOCS, shared / "docs")
+    shutil.copytree(NOTES, shared / "notes")
+    path = shared / "notes" / "dfm-base-game.md"
+    text = path.read_text(encoding="utf-8")
+    assert text.count("| Coins | 30 in total;") == 1
+    path.write_text(text.replace("| Coins | 30 in total;", "| Coins | 40 in total;"), encoding="utf-8")
+    return shared / "docs"
+
+
+@pytest.mark.skipif(not NOTES.is_dir(), reason=f"the base-game notes are not at {NOTES}")
+def test_a_revised_line_of_the_notes_is_drift_naming_its_rules(cli, tmp_path: Path) -> None:
+    """The notes are a document of the Duel like its rulebook: a line changed there names the rules citing it and
+    the scenarios to review."""
+    code, out, _ = cli("consistency", "dfm_base", "--docs", str(_revised_notes(tmp_path)), "--no-search", "--json",
+                       "--scenarios", str(ROOT / "examples"), str(ROOT / "tests" / "scenarios"))
+    [notes] = json.loads(out)["documents"]
+    drift = [f for f in notes["findings"] if f["kind"] == "drift"]
+    assert code == 1 and notes["document"] == "dfm_base"
+    assert [f["id"] for f in drift] == ["drift:dfm_base:p12"]
+    assert {"dfm_discard_reserve_short", "dfm_card_coins", "dfm_card_enemy_coins", "dfm_card_cost"} <= set(
+        drift[0]["rules"])
+    assert "discard_reserve_short.yaml" in drift[0]["statement"]
+    code, out, _ = cli("consistency", "dfm_allies", "--docs", str(_revised_notes(tmp_path / "again")), "--no-search",
+                       "--json", "--scenarios", str(ROOT / "examples"), str(ROOT / "tests" / "scenarios"))
+    assert code == 0 and not [f for f in json.loads(out)["documents"][0]["findings"] if f["kind"] == "drift"]
+
+
+def test_a_missing_notes_file_is_an_input_error(cli, tmp_path: Path) -> None:
+    shutil.copytree(DOCS, tmp_path / "docs")
+    code, out, err = cli("consistency", "dfm_base", "--docs", str(tmp_path / "docs"), "--no-search")
+    assert code == 2 and out == "" and "document dfm_base not found" in err and "notes" in err
 
 
 def test_a_baseline_makes_only_new_findings_fail(cli, tmp_path: Path) -> None:

@@ -12,11 +12,13 @@ import pytest
 from conftest import ROOT
 from pyengine.core import kb as kbase
 from pyengine.core.resources import facts_dir, rules_dir
-from pyengine.core.sources import DOCUMENT_FILES, read_document
-from pyengine.games import registry
+from pyengine.core.sources import DOCUMENT_FILES, document_path, read_document
+from pyengine.games import GAME_DOCUMENTS, GAME_OF, registry
 from tests.paths import DOCS
 
 GAMES = sorted(registry())
+# Every document of every game: a game's main one and its further ones (the Duel's base-game notes).
+DOCUMENTS = [d for g in GAMES for d in GAME_DOCUMENTS[g]]
 
 
 def _documented(game: str) -> set[str]:
@@ -49,6 +51,7 @@ def test_every_rule_has_a_statement_and_a_paragraph_of_the_source_map(game: str)
         assert rule.text, f"{rule.id} has no rule_text"
         assert rule.sources, f"{rule.id} has no source paragraph"
         for document, para in rule.sources + rule.examples:
+            assert document in GAME_DOCUMENTS[game], f"{rule.id} cites {document}, not a document of {game}"
             entry = kb.paragraph(document, para)
             assert entry is not None, f"{rule.id} cites {document} {para}, which is not in the source map"
             assert entry.non_normative is None, f"{rule.id} cites {para}, marked non-normative"
@@ -62,22 +65,23 @@ def test_every_declared_rule_is_exercised_by_a_scenario(game: str, all_answers) 
     assert sorted(set(kbase.load(game).rules) - fired) == []
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_normative_paragraph_is_encoded_or_explained(game: str) -> None:
-    kb = kbase.load(game)
-    document = registry()[game].document
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_every_normative_paragraph_is_encoded_or_explained(document: str) -> None:
+    kb = kbase.load(GAME_OF[document])
+    mapped = [para for doc, para in kb.paragraphs if doc == document]
+    assert mapped, f"{document} has no source map"
     for (doc, para), entry in kb.paragraphs.items():
         if doc == document and entry.non_normative is None:
             assert kb.rule_ids_for(doc, para), f"{doc} {para} is normative but no rule states or illustrates it"
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_every_normative_paragraph_is_cited_by_a_scenario(game: str, all_answers) -> None:
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_every_normative_paragraph_is_cited_by_a_scenario(document: str, all_answers) -> None:
     all_answers.require_every_file()
+    game = GAME_OF[document]
     kb = kbase.load(game)
-    document = registry()[game].document
     cited = {p for scenario, _ in all_answers if scenario.game.name == game
-             for p in scenario.cites + [c for q in scenario.questions for c in q.cites]}
+             for d, p in scenario.cited() if d == document}
     normative = {para for (doc, para), e in kb.paragraphs.items() if doc == document and e.non_normative is None}
     assert sorted(normative - cited, key=lambda p: int(p[1:])) == []
 
@@ -99,15 +103,61 @@ def test_every_choice_of_every_reading_decides_some_scenario(game: str, all_answ
             assert value in kb.readings[name].choices, f"profile {profile} picks unknown {name}={value}"
 
 
-@pytest.mark.parametrize("game", GAMES)
-def test_source_map_matches_the_document(game: str) -> None:
-    document = registry()[game].document
-    if not (DOCS / DOCUMENT_FILES[document]).exists():
-        pytest.skip(f"the rules documents are not at {DOCS}")
-    kb = kbase.load(game)
+@pytest.mark.parametrize("document", DOCUMENTS)
+def test_source_map_matches_the_document(document: str) -> None:
+    if not document_path(DOCS, document).exists():
+        pytest.skip(f"{document} is not at {document_path(DOCS, document)}")
+    kb = kbase.load(GAME_OF[document])
     current = {p.id: p.hash for p in read_document(DOCS, document)}
     mapped = {para: e.hash for (doc, para), e in kb.paragraphs.items() if doc == document}
     assert mapped == current
+
+
+# The Duel's rules about the victory conditions: the only ones that may cite dfm_allies p7, the paragraph that keeps
+# the base game's victory conditions in force (issue 66, item 6).
+DUEL_VICTORY_RULES = {"dfm_victory_quest_fellowship", "dfm_victory_quest_sauron", "dfm_victory_races",
+                      "dfm_victory_conquest", "dfm_victory_count", "dfm_final_draw", "dfm_no_winner_yet",
+                      "dfm_game_over", "dfm_victory_mid_effect", "dfm_victory_quest_sauron_race",
+                      "dfm_nazgul_race_goes_on"}
+
+
+def test_only_the_duel_victory_rules_cite_the_paragraph_keeping_the_base_game() -> None:
+    """A base-game rule cites the notes' paragraphs that say what it decides (document dfm_base), not the Allies
+    rulebook's sentence that the base game stays in force; the victory rules cite both."""
+    kb = kbase.load("dfm")
+    citing = {r.id for r in kb.rules.values() if ("dfm_allies", "p7") in r.sources + r.examples}
+    assert citing == DUEL_VICTORY_RULES
+    for rule in DUEL_VICTORY_RULES:
+        assert ("dfm_base", "p23") in kb.rules[rule].sources, f"{rule} does not cite the notes' victory row"
+    resting = {r.id for r in kb.rules.values() if "base-game assumption" in r.text}
+    assert resting and [r for r in sorted(resting) if not any(d == "dfm_base" for d, _ in kb.rules[r].sources)] == []
+
+
+def test_a_duel_rule_the_notes_do_not_state_names_where_it_comes_from() -> None:
+    """A rule whose verdict the base-game notes do not state (a value or an effect only an implementation's data or
+    game gives) says so: its basis names the implementation, and the paragraphs it cites are the nearest."""
+    kb = kbase.load("dfm")
+    based = {r.id: r.basis for r in kb.rules.values() if r.basis}
+    assert {"dfm_card_skill_cost", "dfm_card_units_taken", "dfm_token_any_skill", "dfm_state_after_steps"} <= set(based)
+    for rule, basis in based.items():
+        assert kb.rules[rule].sources, rule
+        assert rule == "dfm_state_after_steps" or re.search(r"Vermihunter's|Reilynn's|a reading of", basis), rule
+
+
+def test_a_scenario_cites_a_further_document_by_its_id() -> None:
+    """`cites:` takes a bare paragraph id of the game's main document, or DOCUMENT:PARAGRAPH of any of its
+    documents (the main one's kept bare); another game's document is not the game's."""
+    import pyengine
+
+    table = {"game": "dfm", "turn": "fellowship", "cites": ["p11", "dfm_allies:p7", "dfm_base:p12"],
+             "questions": [{"id": "who", "ask": "winner", "after": 0, "cites": ["dfm_base:p23"]}]}
+    scenario = pyengine.load(table)
+    assert scenario.cites == ["p11", "p7", "dfm_base:p12"] and scenario.questions[0].cites == ["dfm_base:p23"]
+    assert scenario.cited() == {("dfm_allies", "p11"), ("dfm_allies", "p7"), ("dfm_base", "p12"), ("dfm_base", "p23")}
+    with pytest.raises(pyengine.InputError, match="unknown document 'lotr_unique' of game dfm"):
+        pyengine.load({**table, "cites": ["lotr_unique:p3"]})
+    with pytest.raises(pyengine.InputError, match="unknown paragraph 'p99' of document dfm_base"):
+        pyengine.load({**table, "cites": ["dfm_base:p99"]})
 
 
 def test_every_project_scenario_cites_a_paragraph(all_answers) -> None:
