@@ -34,10 +34,12 @@ ACTION_FIELDS = {"player", "call", "effect", "take", "use", "remove", "moves", "
     name for choices in CHOICES.values() for name in choices}}
 # The fields each action other than a call reads (a call's choices are checked against its ally's, CHOICES):
 # any other is an input error, never a field read as if it did not matter.
+# A tile's take or a token's may play a card of the discard pile, whose units take `region:`, `remove:` and `moves:`.
 KIND_FIELDS = {"take": {"take", "use", "region", "remove", "moves"},
-               "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2", "picks"},
+               "alliance": {"alliance", "race", "token", "pile_card", "fortress", "place1", "place2", "picks",
+                            "region", "remove", "moves"},
                "landmark": {"landmark", "moves", "pile_card", "token", "grey_card", "fortress", "place1", "place2",
-                            "picks"}, "move": {"move"}}
+                            "picks", "region", "remove"}, "move": {"move"}}
 # The place of an action not read for its own error (the steps after it keep their numbers), and what one stands
 # for while the rest of it is read.
 UNREAD_ACTION: Action = (Const("unread"), [], "an action not read")
@@ -103,8 +105,8 @@ def _call(action: Fields, player: str, asked: bool) -> Action:
             if name not in allowed:
                 raise action.error(name, f"{ally}'s {effect} effect takes no choice {name!r}",
                                    expected="one of " + (", ".join(sorted(allowed)) or "no choices"))
-            choices += (_picks(action) if allowed[name] == "picks"
-                        else [(name, _choice(action, name, allowed[name]))])
+            listed = {"picks": _picks, "moves": _moves, "remove": _removals}.get(allowed[name])
+            choices += listed(action) if listed else [(name, _choice(action, name, allowed[name]))]
     for name in allowed:
         if name not in action.data and name not in optional and not (
                 ally == "witch_king" and name == "region" and action.raw("mode") == "nazgul"):
@@ -133,7 +135,8 @@ def _alliance(action: Fields, player: str) -> Action:
     trigger = each.value(lambda: action.choice("alliance", ("pair", "three"), required=True) or "pair", "pair")
     race = each.value(lambda: action.choice("race", RACES, required=True) or "", "")
     chosen = _named(action, each, (("token", "token"), ("pile_card", "pile_card"), ("fortress", "region"),
-                                   ("place1", "region"), ("place2", "region")))
+                                   ("place1", "region"), ("place2", "region"), ("region", "region")))
+    chosen += each.value(lambda: _removals(action) + _moves(action), [])
     each.raise_any()
     words = "".join(take_words(n, v) for n, v in chosen)
     return (term("alliance", Const(trigger), Const(race)), chosen,
@@ -146,9 +149,10 @@ def _landmark(action: Fields, player: str) -> Action:
     each = action.apart()
     tile = each.value(lambda: board_name(action.raw("landmark"), "tile", file=action.file, line=line, column=column,
                                          field=action.name("landmark")), "")
-    chosen = each.value(lambda: _moves(action), [])
+    chosen = each.value(lambda: _moves(action) + _removals(action), [])
     chosen += _named(action, each, (("pile_card", "pile_card"), ("token", "token"), ("grey_card", "grey_card"),
-                                    ("fortress", "region"), ("place1", "region"), ("place2", "region")))
+                                    ("fortress", "region"), ("place1", "region"), ("place2", "region"),
+                                    ("region", "region")))
     each.raise_any()
     return (term("landmark", tile), chosen,
             f"{player} takes the Landmark tile {tile}" + "".join(take_words(n, v) for n, v in chosen))
@@ -187,15 +191,21 @@ def _take_choices(action: Fields, use: str) -> list[tuple[str, Value]]:
                                expected=f"{key}: only beside a card taken to play")
     if action.has("region"):
         choices.append(("region", _choice(action, "region", "region")))
-    if action.has("remove"):
-        line, column = action.data.key_at("remove") if hasattr(action.data, "key_at") else (None, None)
-        regions = action.raw("remove")
-        if not isinstance(regions, list) or not 1 <= len(regions) <= 2:
-            raise InputError(f"got {regions!r}", file=action.file, line=line, column=column,
-                             field=action.name("remove"), expected="a list of one or two regions, such as [gondor]")
-        choices += [(f"remove{n}", board_name(r, "region", file=action.file, line=line, column=column,
-                                              field=action.name("remove"))) for n, r in enumerate(regions, 1)]
-    return choices + _moves(action)
+    return choices + _removals(action) + _moves(action)
+
+
+def _removals(action: Fields) -> list[tuple[str, Value]]:
+    """`remove:`, the regions of the opponent's units a real card takes (a region twice for two units there), as
+    the choices remove1 and remove2 (rules/dfm/card_units.lp)."""
+    if not action.has("remove"):
+        return []
+    line, column = action.data.key_at("remove") if hasattr(action.data, "key_at") else (None, None)
+    regions = action.raw("remove")
+    if not isinstance(regions, list) or not 1 <= len(regions) <= 2:
+        raise InputError(f"got {regions!r}", file=action.file, line=line, column=column,
+                         field=action.name("remove"), expected="a list of one or two regions, such as [gondor]")
+    return [(f"remove{n}", board_name(r, "region", file=action.file, line=line, column=column,
+                                      field=action.name("remove"))) for n, r in enumerate(regions, 1)]
 
 
 def _picks(action: Fields) -> list[tuple[str, Value]]:

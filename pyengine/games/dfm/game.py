@@ -35,7 +35,7 @@ class Dfm:
         "card_enemy_coins", "card_ring_moves", "card_units", "card_units_region", "card_enemy_units", "card_moves",
         "card_skill_gain", "card_skill_either", "skill_set", "board_kind", "tile_skill_cost",
         "tile_effect", "card_id", "real_card_colour", "real_card_symbol", "real_card_effect", "real_card_skill",
-        "real_card_either",
+        "real_card_either", "real_card_count", "real_card_region", "real_card_chain",
         "tile_count", "token_race", "token_once", "token_lasting", "token_count", "token_trigger_count",
         "token_trigger_chapter_count", "token_units_region", "token_units", "token_picks", "token_pick"}
     # The shared encodings it loads in base: its answers.lp grounds the shared verdicts once every moment is known.

@@ -46,6 +46,10 @@ COUNTED_EFFECTS = (("get_coins_from_reserve", "coins_to_get", "card_coins"),
                    ("place_units_on_central_board", "units_to_place", "card_units"),
                    ("take_enemy_unit_from_central_board", "units_to_take", "card_enemy_units"),
                    ("move_units_on_central_board", "units_to_move", "card_moves"))
+# The family each counted effect's fact names it by, as card_count/5 and real_card_count/3 do
+# (rules/dfm/card_effects.lp).
+CARD_FAMILIES = {"card_coins": "coins", "card_enemy_coins": "enemy_coins", "card_ring_moves": "ring",
+                 "card_units": "units", "card_enemy_units": "enemy_units", "card_moves": "moves"}
 # The effects of a real Landmark tile the encodings apply, with the field that counts and the family tile_count/3
 # names them by (rules/dfm/card_effects.lp); a tile's units go to its own region.
 TILE_FAMILIES = {"get_coins_from_reserve": ("coins_to_get", "coins"), "move_on_the_ring_quest_track": ("move_count",
@@ -79,8 +83,9 @@ def stored(found: Any) -> Iterator[None]:
 
 
 def real_data(state: State, found: Any) -> None:
-    """A real card's colour, race symbols and effect types by its id (real_card_colour/2, real_card_symbol/3,
-    real_card_effect/2), once a scenario: what Arwen reads of a card in the discard pile."""
+    """A real card's colour, race symbols, effect types, counted effects, regions and chaining symbol by its id
+    (real_card_colour/2, real_card_symbol/3, real_card_effect/2, real_card_count/3, real_card_region/2,
+    real_card_chain/2), once a scenario: what a card played from the discard pile does, by any path."""
     if found.id in state.described:
         return
     state.described.add(found.id)
@@ -96,6 +101,15 @@ def real_data(state: State, found: Any) -> None:
                         *(fact("real_card_effect", found.id, Const(e))
                           for e in sorted({e["type"] for e in found.extra["effects"]})),
                         *(fact("real_card_skill", found.id, Const(skill), n) for skill, n in fixed.items())]
+        for kind, field_name, predicate in COUNTED_EFFECTS:
+            count = sum(e[field_name] for e in found.extra["effects"] if e["type"] == kind)
+            if count:
+                state.facts.append(fact("real_card_count", found.id, Const(CARD_FAMILIES[predicate]), count))
+        state.facts += [fact("real_card_region", found.id, r) for r in sorted(
+            {r for e in found.extra["effects"] if e["type"] == "place_units_on_central_board"
+             for r in e["possible_regions_to_place"]})]
+        if found.extra.get("chain"):
+            state.facts.append(fact("real_card_chain", found.id, found.extra["chain"]))
     for skills in either:
         state.facts += [fact("real_card_either", found.id, skill_set(skills)), *skill_set_facts(skills)]
 

@@ -30,21 +30,28 @@ TOKEN_PLACES = ("fellowship", "sauron", "box", "spent", "nazgul")
 REGIONS = ("lindon", "arnor", "rhovanion", "enedwaith", "rohan", "gondor", "mordor")
 TILES = ("barad_dur", "isengard", "erebor", "minas_tirith", "helms_deep", "grey_havens", "bree")
 BOARD = {"region": REGIONS, "tile": TILES}
+# The choices of what a card played from the discard pile does: the card, where its units go, whose units it takes
+# and how its player's move (rules/dfm/card_units.lp); every one may be left out (OPTIONAL_CHOICES).
+PILE_CHOICES = {"pile_card": "pile_card", "region": "region", "remove": "remove", "moves": "moves"}
+# The choices of what a real Alliance token kept does (rules/dfm/alliance_tokens.lp).
+TOKEN_CHOICES = {"token": "token", "fortress": "region", "place1": "region", "place2": "region", "picks": "picks"}
+# The choices of what a real Landmark tile an ally plays does, as a take of the tile names them (the Chieftain's exit):
+# its movements, the grey card it discards, the token it keeps and what that does, the card of the pile it plays.
+TILE_CHOICES = {**PILE_CHOICES, **TOKEN_CHOICES, "grey_card": "grey_card"}
 # The choices each effect takes: name -> kind of value (region, race, tile, connection, card, ally, mode, move).
 CHOICES: dict[tuple[str, str], dict[str, str]] = {
     ("witch_king", "enter"): {"mode": "mode", "region": "region"}, ("witch_king", "exit"): {"region": "region"},
     ("shelob", "enter"): {"race": "race"}, ("shelob", "exit"): {"race": "race"},
-    ("chieftain", "enter"): {"tile": "tile"}, ("chieftain", "exit"): {"tile": "tile"},
+    ("chieftain", "enter"): {"tile": "tile"}, ("chieftain", "exit"): {"tile": "tile", **TILE_CHOICES},
     ("balrog", "enter"): {"connection": "connection"}, ("balrog", "exit"): {"connection": "connection"},
     ("warg", "enter"): {"ally": "ally"}, ("warg", "exit"): {"copy": "ally"},
     ("cave_troll", "enter"): {"grey_card": "grey_card"}, ("cave_troll", "exit"): {"grey_card": "grey_card"},
     ("grima", "enter"): {"card": "card"}, ("grima", "exit"): {"card": "card"},
     ("tom_bombadil", "enter"): {}, ("tom_bombadil", "exit"): {},
     ("goldberry", "enter"): {}, ("goldberry", "exit"): {},
-    **{("elrond", effect): {"race": "race", "token": "token", "fortress": "region", "place1": "region",
-                            "place2": "region", "picks": "picks"} for effect in ("enter", "exit")},
-    ("arwen", "enter"): {"colour": "colour", "pile_card": "pile_card"},
-    ("arwen", "exit"): {"colour": "colour", "pile_card": "pile_card"},
+    **{("elrond", effect): {"race": "race", **TOKEN_CHOICES, **PILE_CHOICES} for effect in ("enter", "exit")},
+    ("arwen", "enter"): {"colour": "colour", **PILE_CHOICES},
+    ("arwen", "exit"): {"colour": "colour", **PILE_CHOICES},
     ("boromir", "enter"): {"region": "region"}, ("boromir", "exit"): {"region": "region"},
     ("lobelia", "enter"): {"region": "region", "move1": "move"},
     ("lobelia", "exit"): {"place1": "region", "place2": "region", "move1": "move", "move2": "move"},
@@ -57,9 +64,9 @@ FIXED_MODES: dict[tuple[str, str], list[dict[str, str]]] = {("witch_king", "ente
 # Choices a call may leave out (Lobelia's extra movements); a `plays` question tries the call without them.
 OPTIONAL_CHOICES = {("lobelia", "enter"): {"move1"}, ("lobelia", "exit"): {"move1", "move2"},
                     ("warg", "exit"): {"copy"},
-                    ("arwen", "enter"): {"colour", "pile_card"}, ("arwen", "exit"): {"colour", "pile_card"},
-                    **{("elrond", effect): {"token", "fortress", "place1", "place2", "picks"}
-                       for effect in ("enter", "exit")},
+                    ("arwen", "enter"): {"colour", *PILE_CHOICES}, ("arwen", "exit"): {"colour", *PILE_CHOICES},
+                    **{("elrond", effect): {*TOKEN_CHOICES, *PILE_CHOICES} for effect in ("enter", "exit")},
+                    ("chieftain", "exit"): set(TILE_CHOICES),
                     ("cave_troll", "enter"): {"grey_card"}, ("cave_troll", "exit"): {"grey_card"}}
 # Optional choices a `plays` question tries too, beside the call without them (the Cave Troll naming each real grey
 # card of the opponent's, rules/dfm/grey_cards.lp; Elrond each real token of the race he names; what his token then
