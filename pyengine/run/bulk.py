@@ -4,6 +4,7 @@ cluster (pyengine.run.cluster); every file's input errors raised together."""
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -147,6 +148,40 @@ def answer_chunks(one: Callable[[Any], Any], many: Callable[[list[Any]], list[An
     return results
 
 
+def _chunks(jobs: list[tuple[Any, ...]], size: int) -> list[list[tuple[Any, ...]]]:
+    """The jobs in input order, `size` files to a batch, but each file of a game over moments alone: such a file
+    is answered on its own timeline whatever batch it is in (pyengine.core.batch), so a batch shares nothing and
+    would only make its files share half of --timeout (the Duel's oracle files take 0.3-3 s each: 32 of them
+    overran a 15 s half and were all answered again one at a time)."""
+    chunks: list[list[tuple[Any, ...]]] = []
+    open_chunk: list[tuple[Any, ...]] = []
+    for job in jobs:
+        if _timeline_file(job[0]):
+            chunks += [open_chunk] if open_chunk else []
+            chunks.append([job])
+            open_chunk = []
+            continue
+        open_chunk.append(job)
+        if len(open_chunk) >= size:
+            chunks.append(open_chunk)
+            open_chunk = []
+    return chunks + ([open_chunk] if open_chunk else [])
+
+
+def _timeline_file(path: Any) -> bool:
+    """Whether a file's `game:` line (read from its first lines, for scheduling only: the worker reads the file
+    whole) names a game over moments."""
+    from pyengine.games import SPECS, game
+
+    try:
+        with open(path, encoding="utf-8", errors="replace") as handle:
+            head = handle.read(4096)
+    except (OSError, TypeError):
+        return False
+    found = re.search(r"^game:\s*['\"]?([a-z]+)", head, re.MULTILINE)
+    return bool(found and found.group(1) in SPECS and game(found.group(1)).timeline)
+
+
 def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[Any]], jobs: list[tuple[Any, ...]],
                    workers: int, progress: Progress | None, dask: str | None = None) -> list[Any]:
     """Each file's result in input order, the files answered BATCH_FILES at a time on `workers` processes, or
@@ -162,10 +197,8 @@ def _bounded_files(one: Callable[[Any], Any], many: Callable[[list[Any]], list[A
         result = run_here(one, jobs[0], limits.solve_seconds, limits.memory_mb)
         return [file_errors(str(jobs[0][0]), result.error(str(jobs[0][0]))) if isinstance(result, Failure)
                 else result]
-    from pyengine.core.batch import batched
-
     # On local workers the files are spread evenly (53 files on 2 workers: 27 and 26, not 32 and 21).
-    chunks = batched(jobs, BATCH_FILES if dask is not None else min(BATCH_FILES, -(-len(jobs) // max(1, workers))))
+    chunks = _chunks(jobs, BATCH_FILES if dask is not None else min(BATCH_FILES, -(-len(jobs) // max(1, workers))))
     if dask is not None:
         from pyengine.run.cluster import answer_on_cluster
 

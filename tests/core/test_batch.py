@@ -224,3 +224,19 @@ def test_the_encodings_run_with_plain_clingo_on_one_scenarios_facts(game: str, t
                     if s.name == "verdict" and s.arguments[0].type == clingo.SymbolType.String}
         assert verdicts == {a.question.id: a.verdict for a in answer(scenario) if a.verdict is not None}, \
             scenario.path
+
+
+def test_a_duel_file_is_a_bounded_unit_of_its_own_and_the_card_games_files_share_batches(tmp_path: Path) -> None:
+    """A file of a game over moments is answered on its own timeline whatever its batch, so check gives it a unit of
+    work (and the whole --timeout) of its own, in input order between the batches of the others; a file whose
+    `game:` line cannot be read is batched as any other (the worker reads it whole)."""
+    from pyengine.run.bulk import _chunks
+
+    lotr = sorted(Path(SCENARIO_FOLDERS[0], "lotr").glob("*.yaml"))[:3]
+    dfm = sorted(Path(SCENARIO_FOLDERS[0], "dfm").glob("*.yaml"))[:2]
+    unreadable = tmp_path / "gone.yaml"
+    jobs = [(str(p), None, None, None) for p in [lotr[0], dfm[0], lotr[1], lotr[2], dfm[1], unreadable]]
+    chunks = _chunks(jobs, 32)
+    assert [[Path(j[0]).name for j in c] for c in chunks] == [
+        [lotr[0].name], [dfm[0].name], [lotr[1].name, lotr[2].name], [dfm[1].name], ["gone.yaml"]]
+    assert [len(c) for c in _chunks(jobs[:1] + jobs[2:4], 2)] == [2, 1]

@@ -33,7 +33,8 @@ FLUENT_WORDS = {
 # shown as it is.
 EVIDENCE_WORDS = {
     "card": "the card at row {0}, card {1}", "race": "race {0}", "ally": "{0}'s ally {1}", "colour": "colour {0}",
-    "turn": "{0}'s turn", "stack": "the {0} Alliance stack", "discard_pile": "the discard pile",
+    "turn": "{0}'s turn", "out_of_turn": "not {0}'s turn", "stack": "the {0} Alliance stack",
+    "discard_pile": "the discard pile",
     "eagle": "the Eagle: {0}", "tile": "Landmark tile {0}", "grey": "{0}'s grey cards",
     "conn": "the connection between {0} and {1}", "tokens": "{0}'s Power tokens: {1}", "region": "region {0}",
     "coins": "{0}'s coins: {1}", "chapter": "chapter {0}", "symbols": "{0}'s {1} race symbols",
