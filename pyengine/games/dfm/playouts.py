@@ -121,10 +121,24 @@ def _start(start: dict[str, Any] | None) -> dict[str, Any]:
 def dealt_start(seed: int) -> dict[str, Any]:
     """The setup's state on the base game's real cards (`catalog: vermihunter`, imported into the card store): the
     three chapters dealt from the seed, on the base game's board (`connections: standard`), Sauron to begin
-    (assumption sauron_begins), both pawns at their start of the data's Ring track (ring: 0; the Nazgul 14 spaces
-    behind, assumption ring_track), so that the Quest of the Ring is judged and may end the game."""
+    (assumption sauron_begins), each player's coins, units and Fortresses as the imported data's setup gives them
+    (InitialConfig, Regions[].StartingState), both pawns at their start of the data's Ring track (ring: 0; the
+    Nazgul 14 spaces behind, assumption ring_track), so that the Quest of the Ring is judged and may end the
+    game."""
+    from pyengine.core.store import open_source
+
+    setup = open_source("vermihunter").lookup_id("setup").extra
+    units: dict[str, dict[str, int]] = {}
+    fortresses: dict[str, list[str]] = {}
+    for region in setup["regions"]:
+        if region.get("units_of") and region.get("units"):
+            units.setdefault(region["units_of"], {})[region["name"]] = region["units"]
+        if region.get("fortress_of"):
+            fortresses.setdefault(region["fortress_of"], []).append(region["name"])
+    state = {**setup_state(), "connections": "standard", "deal": seed, "ring": 0, "units": units,
+             "coins": {player: numbers["coins"] for player, numbers in setup["players"].items()}}
     return {"catalog": "vermihunter", "chapter": 1, "turn": "sauron",
-            "state": {**setup_state(), "connections": "standard", "deal": seed, "ring": 0}}
+            "state": state | ({"fortresses": fortresses} if fortresses else {})}
 
 
 def _open_plays(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> list[list[clingo.Symbol]]:
