@@ -265,6 +265,14 @@ def _given(state: State, given: Fields, collected: Collected) -> None:
                     if not given.has(name) and not (name == "discard_pile" and given.has("pile"))]
 
 
+def _omitted(state: dict[str, Any]) -> list[Fact]:
+    """A player's coins, or the units on the board, that the state leaves out: none for the rules, and every answer
+    says so (omitted/1, assumption omitted_numbers), never the setup's silently."""
+    coins = state.get("coins") if isinstance(state.get("coins"), dict) else {}
+    return [*(fact("omitted", term("coins", Const(p))) for p in FACTIONS if p not in coins),
+            *([fact("omitted", Const("units"))] if "units" not in state else [])]
+
+
 def _chapter(fields: Fields) -> int:
     """The scenario's chapter: 1, 2 or 3, or 0 for the setup."""
     chapter = fields.whole("chapter", 1, minimum=0)
@@ -322,6 +330,7 @@ class DfmReader:
         given = collected.value(lambda: fields.sub("state", STATE_FIELDS), None)
         if given is not None:
             _given(state, given, collected)
+        state.facts += _omitted(given.data if given is not None else {})
         for index, (item, line, column, path) in enumerate(fields.items("actions")):  # not a list: no state
             with collected.part():
                 try:
