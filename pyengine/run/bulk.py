@@ -173,10 +173,12 @@ def _timeline_file(path: Any) -> bool:
     whole) names a game over moments."""
     from pyengine.games import SPECS, game
 
-    try:
+    try:  # only a regular file: opening a pipe or a device would wait for a writer (the worker refuses those)
+        if not Path(path).is_file():
+            return False
         with open(path, encoding="utf-8", errors="replace") as handle:
             head = handle.read(4096)
-    except (OSError, TypeError):
+    except (OSError, TypeError, ValueError):
         return False
     found = re.search(r"^game:\s*['\"]?([a-z]+)", head, re.MULTILINE)
     return bool(found and found.group(1) in SPECS and game(found.group(1)).timeline)
