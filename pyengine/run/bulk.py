@@ -151,8 +151,8 @@ def answer_chunks(one: Callable[[Any], Any], many: Callable[[list[Any]], list[An
 def _chunks(jobs: list[tuple[Any, ...]], size: int) -> list[list[tuple[Any, ...]]]:
     """The jobs in input order, `size` files to a batch, but each file of a game over moments alone: such a file
     is answered on its own timeline whatever batch it is in (pyengine.core.batch), so a batch shares nothing and
-    would only make its files share half of --timeout (the Duel's oracle files take 0.3-3 s each: 32 of them
-    overran a 15 s half and were all answered again one at a time)."""
+    would only make its files share half of --timeout (whole games of an engine's oracle take 0.3-3 s each: 32 of
+    them overran a 15 s half and were all answered again one at a time)."""
     chunks: list[list[tuple[Any, ...]]] = []
     open_chunk: list[tuple[Any, ...]] = []
     for job in jobs:
