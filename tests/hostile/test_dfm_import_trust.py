@@ -158,6 +158,10 @@ def test_setup_values_the_encodings_hold_otherwise_are_refused_each_named(tmp_pa
     data["QuestOfTheRingTrackConfig"]["BonusActions"][2]["Position"] = 10
     data["QuestOfTheRingTrackConfig"]["FellowshipPlayerStartPosition"] = 15
     data["Rounds"][1]["CoinsPerChapterCardDiscard"] = 5
+    data["InitialConfig"]["SauronPlayer"]["Coins"] = 4
+    mordor = next(r for r in data["Regions"] if r["Name"] == "Mordor")
+    mordor["StartingState"]["Units"]["Count"] = 3
+    mordor["StartingState"]["Fortress"] = "Sauron"
     error = _refused(_write(tmp_path / "data", data))
     found = {e.field: e.message for e in error.all()}
     assert found["TotalCoinCount"] == "the data says 31, the encodings 30 (facts/dfm/base_game.lp, coin_total/1)"
@@ -168,27 +172,34 @@ def test_setup_values_the_encodings_hold_otherwise_are_refused_each_named(tmp_pa
     assert found["Rounds[1].CoinsPerChapterCardDiscard"].startswith("the data says 5, the encodings 2")
     assert found["QuestOfTheRingTrackConfig.FellowshipPlayerStartPosition"].startswith("the data says 15, the "
                                                                                          "encodings 14")
+    # The start a chapter-1 state may leave out (assumption setup_start) is the encodings': each part refused.
+    assert found["InitialConfig.SauronPlayer.Coins"] == ("the data says 4, the encodings 2 (facts/dfm/base_game.lp, "
+                                                         "setup_coins/2)")
+    assert found["Regions[].StartingState.Units"].startswith("the data says 2 of fellowship in arnor, 3 of sauron in "
+                                                             "mordor, the encodings 2 of fellowship in arnor, 2 of "
+                                                             "sauron in mordor")
+    assert "sauron's in mordor, the encodings none" in found["Regions[].StartingState.Fortress"]
     assert all(e.file and e.file.endswith(importer.FILE) for e in error.all())
 
 
 def test_the_report_names_every_field_no_rule_reads(cli, tmp_path: Path, own_store: Path) -> None:  # type: ignore[no-untyped-def]
-    """The unmodified data: its setup's starting coins, units and Towers and the few effect fields no rule reads are
-    named (the Ring track's width and starts are read: the encodings hold them); a changed starting coin count is
-    imported and named the same way."""
+    """The unmodified data: its setup's supplies of units and Towers and the few effect fields no rule reads are
+    named (the Ring track's width and starts, the starting coins and units are read: the encodings hold them); a
+    changed supply is imported and named the same way."""
     code, out, _ = cli("import", "vermihunter", str(DATA))
     assert code == 0 and "not read: nothing" not in out
     [line] = [line for line in out.splitlines() if line.startswith("not read: ")]
-    for field in ("InitialConfig.FellowshipPlayer.Coins",
-                  "Regions[].StartingState.Units.Count", "Effects[].RevealAllianceTokensAndChooseSome.TokensToReveal "
+    for field in ("InitialConfig.FellowshipPlayer.Units", "InitialConfig.SauronPlayer.Towers",
+                  "Effects[].RevealAllianceTokensAndChooseSome.TokensToReveal "
                   "(grey_havens)", "Effect.PlayDiscardedChapterCard.CardsToPlay (wizards.3)"):
         assert field in line, field
     assert "TotalCoinCount" not in line and "BonusActions" not in line and "MoveCount" not in line
-    assert "QuestOfTheRingTrackConfig" not in line
+    assert "QuestOfTheRingTrackConfig" not in line and "Coins" not in line and "StartingState" not in line
     assert f"sha256 {hashlib.sha256((DATA / importer.FILE).read_bytes()).hexdigest()}" in out
     data = _data()
-    data["InitialConfig"]["FellowshipPlayer"]["Coins"] = 9
+    data["InitialConfig"]["FellowshipPlayer"]["Units"] = 9
     code, out, _ = cli("import", "vermihunter", str(_write(tmp_path / "data", data)))
-    assert code == 0 and "InitialConfig.FellowshipPlayer.Coins" in out
+    assert code == 0 and "InitialConfig.FellowshipPlayer.Units" in out
 
 
 def test_a_token_without_its_effect_is_refused_at_import_never_a_defect_later(cli, tmp_path: Path,  # type: ignore[no-untyped-def]
@@ -285,9 +296,14 @@ VARIANTS: list[tuple[str, Callable[[Any], None], str, str]] = [
     ("new-section", put("Expansion")({"Cards": []}), "imported", "(the file).Expansion"),
     ("sections-reordered", lambda d: [d.__setitem__(k, d.pop(k)) for k in list(d)[::-1]], "imported", "not read: "),
     ("no-initial-config", drop("InitialConfig"), "imported", "not read: "),
-    # The players' starting numbers, which no rule reads.
-    ("fellowship-coins-5", put("InitialConfig", "FellowshipPlayer", "Coins")(5), "imported",
+    # The players' starting coins, which the encodings hold (assumption setup_start), and their supplies, which no
+    # rule reads.
+    ("fellowship-coins-5", put("InitialConfig", "FellowshipPlayer", "Coins")(5), "refused",
      "InitialConfig.FellowshipPlayer.Coins"),
+    ("fellowship-units-9", put("InitialConfig", "FellowshipPlayer", "Units")(9), "imported",
+     "InitialConfig.FellowshipPlayer.Units"),
+    ("sauron-towers-8", put("InitialConfig", "SauronPlayer", "Towers")(8), "imported",
+     "InitialConfig.SauronPlayer.Towers"),
     ("sauron-units-negative", put("InitialConfig", "SauronPlayer", "Units")(-3), "refused",
      "InitialConfig.SauronPlayer.Units"),
     ("fellowship-coins-text", put("InitialConfig", "FellowshipPlayer", "Coins")("3"), "refused",
@@ -306,8 +322,10 @@ VARIANTS: list[tuple[str, Callable[[Any], None], str, str]] = [
     ("connection-unknown", put("Regions", 0, "ConnectedWith")(["Narnia"]), "refused", "Regions[0].ConnectedWith[0]"),
     ("connection-twice", lambda d: d["Regions"][0]["ConnectedWith"].append("Rohan"), "refused",
      "Regions[0].ConnectedWith[2]"),
-    ("start-units-5", put("Regions", 0, "StartingState", "Units", "Count")(5), "imported",
-     "Regions[].StartingState.Units.Count"),
+    ("start-units-5", put("Regions", 0, "StartingState", "Units", "Count")(5), "refused",
+     "Regions[].StartingState.Units"),
+    ("start-fortress", put("Regions", 3, "StartingState", "Fortress")("Fellowship"), "refused",
+     "Regions[].StartingState.Fortress"),
     ("start-units-player-unknown", put("Regions", 0, "StartingState", "Units", "Player")("Gandalf"), "refused",
      "Regions[0].StartingState.Units.Player"),
     ("regions-reordered", lambda d: d["Regions"].reverse(), "imported", "not read: "),

@@ -206,10 +206,10 @@ def test_a_discard_rests_on_the_coins_and_the_discard_pile() -> None:
                            {"id": "start", "ask": "value", "after": 0, "of": ["coins", "fellowship"]}]}
     take, coins, start = api.explain(table).questions
     assert {"take_card", "covering", "coins_reserve", "discard_pile"} <= set(take.assumptions)
-    # The table leaves the coins and units out: every answer names that (assumption omitted_numbers), the start's
-    # only that.
-    assert set(coins.assumptions) == set(take.assumptions) and start.assumptions == ["omitted_numbers"]
-    assert "rested on base-game assumptions: omitted_numbers" in api.explain(table, "start").text
+    # The chapter-1 table leaves the coins and units out: they are the setup's, and every answer names that
+    # (assumption setup_start), the start's only that.
+    assert set(coins.assumptions) == set(take.assumptions) and start.assumptions == ["setup_start"]
+    assert start.got == "3" and "rested on base-game assumptions: setup_start" in api.explain(table, "start").text
     given = {**table, "state": {"reserve": 10, "coins": {"fellowship": 0, "sauron": 0}, "units": {}}}
     assert "rested on base-game assumptions: none" in api.explain(given, "start").text
     sting = ROOT / "examples" / "judge_second_sting.yaml"

@@ -27,10 +27,8 @@ from pyengine.games.dfm import real_cards
 
 # The files the known names and values are read from.
 SOURCES = (("facts", "base_game.lp"), ("facts", "layouts.lp"), ("rules", "layout.lp"), ("rules", "alliance_tokens.lp"))
-# Values a rule writes in its own body, with the rule: who begins (rules/dfm/layout.lp, assumption sauron_begins),
-# the coins a Landmark tile costs per Fortress its taker has (rules/dfm/turns.lp, landmark_cost/3, assumption
-# region_tiles).
-STARTING_PLAYER = ("sauron", "rules/dfm/layout.lp: Sauron begins (assumption sauron_begins)")
+# Values a rule writes in its own body, with the rule: the coins a Landmark tile costs per Fortress its taker has
+# (rules/dfm/turns.lp, landmark_cost/3, assumption region_tiles).
 COIN_PER_FORTRESS = (1, "rules/dfm/turns.lp, landmark_cost/3: one coin per Fortress (assumption region_tiles)")
 DISCARD_COINS = "rules/dfm/turns.lp, discard_coins/3: as many coins as the chapter's number (assumption take_card)"
 # The Eagle: the one Alliance token whose effect is a race's support, a Hobbit token (rules/dfm/alliance.lp: the
@@ -47,13 +45,11 @@ STRATEGIES: dict[str, dict[str | None, str]] = {
 BONUS_FAMILIES = {"get_coins_from_reserve": ("coins_to_get", "coins"),
                   "place_units_on_central_board": ("units_to_place", "units"),
                   "take_another_turn": (1, "extra_turns"), "remove_enemy_fortress": (1, "fortress")}
-# The fields of the setup that no rule reads (a scenario gives the players' coins and units, the open tiles are a
-# state's): named in the report whenever the data has them.
-SETUP_NOT_READ = ("InitialConfig.FellowshipPlayer.Coins", "InitialConfig.FellowshipPlayer.Units",
-                  "InitialConfig.FellowshipPlayer.Towers", "InitialConfig.SauronPlayer.Coins",
+# The fields of the setup that no rule reads (each player's supply of units and Fortresses is not counted,
+# assumption card_units; the open tiles are a state's): named in the report whenever the data has them.
+SETUP_NOT_READ = ("InitialConfig.FellowshipPlayer.Units", "InitialConfig.FellowshipPlayer.Towers",
                   "InitialConfig.SauronPlayer.Units", "InitialConfig.SauronPlayer.Towers",
-                  "LandmarkTileContextConfig.LandmarkTilesAtTime", "Regions[].StartingState.Fortress",
-                  "Regions[].StartingState.Units.Count", "Regions[].StartingState.Units.Player")
+                  "LandmarkTileContextConfig.LandmarkTilesAtTime")
 
 
 @dataclass(frozen=True)
@@ -67,6 +63,9 @@ class Encoded:
     races: frozenset[str]  # as the data names them (humans for the Men)
     factions: frozenset[str]
     coin_total: int
+    first_player: str
+    setup_coins: dict[str, int]  # player -> coins at the start
+    setup_units: frozenset[tuple[str, str, int]]  # (player, region, units) at the start
     ring_track: dict[str, int]  # fellowship_start, sauron_start, width, as the data's fields are kept
     bonuses: frozenset[tuple[int, str, int]]
     rows: dict[int, tuple[int, ...]]  # chapter -> its rows' lengths from the top
@@ -124,6 +123,9 @@ def encoded() -> Encoded:
         colours=frozenset(c for [c] in atoms("card_colour_name", 1)),
         races=frozenset(data_race.get(r, r) for r, _ in atoms("race", 2)),
         factions=frozenset(f for [f] in atoms("faction", 1)), coin_total=coins,
+        first_player=atoms("first_player", 1)[0][0],
+        setup_coins={p: n for p, n in atoms("setup_coins", 2)},
+        setup_units=frozenset((p, r, n) for p, r, n in atoms("setup_units", 3)),
         ring_track={**{f"{'sauron' if p == 'nazgul' else p}_start": s for p, s in atoms("ring_track_start", 2)},
                     "width": atoms("ring_track_width", 1)[0][0]},
         bonuses=frozenset((s, k, n) for s, k, n in atoms("ring_bonus_gives", 3)),
@@ -149,8 +151,10 @@ def check_setup(file: str, setup: dict[str, Any]) -> None:
     """Refuse every setup value of the data (the setup record, as read) that differs from the encodings', all of
     them together, each naming its field, the data's value and the encodings'."""
     known, errors = encoded(), Collected()
-    if setup["starting_player"] != STARTING_PLAYER[0]:
-        errors.add(_differs(file, "StartingPlayer", setup["starting_player"], STARTING_PLAYER[0], STARTING_PLAYER[1]))
+    if setup["starting_player"] != known.first_player:
+        errors.add(_differs(file, "StartingPlayer", setup["starting_player"], known.first_player,
+                            "facts/dfm/base_game.lp, first_player/1"))
+    _check_start(file, setup, known, errors)
     if setup["total_coins"] != known.coin_total:
         errors.add(_differs(file, "TotalCoinCount", setup["total_coins"], known.coin_total,
                             "facts/dfm/base_game.lp, coin_total/1"))
@@ -169,6 +173,30 @@ def check_setup(file: str, setup: dict[str, Any]) -> None:
     for index, layout in enumerate(setup["layouts"]):
         _check_layout(file, f"Rounds[{index}]", layout, known, errors)
     errors.raise_any()
+
+
+def _check_start(file: str, setup: dict[str, Any], known: Encoded, errors: Collected) -> None:
+    """Each player's coins, the units in each region and the Fortresses at the start, as base_game.lp's setup_coins/2
+    and setup_units/3 (no Fortress): what a chapter-1 state that leaves them out starts with (assumption
+    setup_start)."""
+    for player, numbers in sorted(setup["players"].items()):
+        if "coins" in numbers and numbers["coins"] != known.setup_coins.get(player):
+            key = "".join(w.title() for w in player.split("_")) + "Player"
+            errors.add(_differs(file, f"InitialConfig.{key}.Coins", numbers["coins"], known.setup_coins.get(player),
+                                "facts/dfm/base_game.lp, setup_coins/2"))
+    units = {(r["units_of"], r["name"], r["units"]) for r in setup["regions"] if r.get("units_of") and r.get("units")}
+    if units != known.setup_units:
+        errors.add(_differs(file, "Regions[].StartingState.Units", _placed(units), _placed(known.setup_units),
+                            "facts/dfm/base_game.lp, setup_units/3"))
+    for region in setup["regions"]:
+        if region.get("fortress_of"):
+            errors.add(_differs(file, "Regions[].StartingState.Fortress", f"{region['fortress_of']}'s in "
+                                f"{region['name']}", "none", "facts/dfm/base_game.lp, setup_units/3"))
+
+
+def _placed(units: set[tuple[str, str, int]] | frozenset[tuple[str, str, int]]) -> str:
+    """Units at the start in words: `2 of fellowship in arnor, 2 of sauron in mordor`, or none."""
+    return ", ".join(f"{n} of {p} in {r}" for p, r, n in sorted(units)) or "none"
 
 
 def _check_board(file: str, regions: list[dict[str, Any]], known: Encoded, errors: Collected) -> None:

@@ -68,7 +68,7 @@ CARD_FIELDS = {"Round", "Color", "RequiredSkills", "CoinsToPlay", "GainedChainin
 TILE_FIELDS = {"FortressToPlaceTo", "RequiredSkills", "Effects"}
 SECTIONS = {"InitialConfig", "StartingPlayer", "TotalCoinCount", "LandmarkTileContextConfig", "LandmarkTilesToUse",
             "Regions", "ChapterCardsToUse", "QuestOfTheRingTrackConfig", "Races", "Rounds"}
-# The sections the rules read or the import checks (InitialConfig is read by none).
+# The sections the rules read or the import checks (InitialConfig may be left out: setup_coins/2 stand then).
 REQUIRED_SECTIONS = SECTIONS - {"InitialConfig"}
 SKILLS = ("Ruse", "Strength", "Courage", "Knowledge", "Leadership")
 # The base game's chaining symbols, as the data names them: each gained by one card and playing another free. The

@@ -19,10 +19,12 @@ from pyengine.games.dfm.terms import BONUS_CHOICES, CHOICES, RACES
 
 
 def setup_state() -> dict[str, Any]:
-    """The state a written game and a playout start from: three allies each, a unit of each side on the board, two
-    connections, a Landmark tile open, two Alliance tokens of each race."""
+    """The state a written game and a playout start from: three allies each, no coins, a unit of each side on the
+    board, two connections, a Landmark tile open, two Alliance tokens of each race (not the base game's setup, which
+    dealt_start gives: every number is given, none left to it)."""
     return {"allies": {"fellowship": {"hidden": ["elrond", "goldberry", "boromir"]},
                        "sauron": {"hidden": ["shelob", "warg", "grima"]}},
+            "coins": {"fellowship": 0, "sauron": 0},
             "units": {"fellowship": {"gondor": 1}, "sauron": {"mordor": 1}},
             "connections": [["gondor", "mordor"], ["gondor", "rohan"]],
             "tiles": ["minas_tirith"], "stacks": {race: 2 for race in RACES}}

@@ -265,12 +265,33 @@ def _given(state: State, given: Fields, collected: Collected) -> None:
                     if not given.has(name) and not (name == "discard_pile" and given.has("pile"))]
 
 
-def _omitted(state: dict[str, Any]) -> list[Fact]:
-    """A player's coins, or the units on the board, that the state leaves out: none for the rules, and every answer
-    says so (omitted/1, assumption omitted_numbers), never the setup's silently."""
-    coins = state.get("coins") if isinstance(state.get("coins"), dict) else {}
-    return [*(fact("omitted", term("coins", Const(p))) for p in FACTIONS if p not in coins),
-            *([fact("omitted", Const("units"))] if "units" not in state else [])]
+def _setup_start(fields: Fields, given: Fields | None, chapter: int, turn: str | None) -> list[Fact]:
+    """The parts of the start the scenario leaves out (a player's coins, the units on the board, whose turn it is):
+    in chapter 1, or the setup before it, each is the setup's (omitted/1: rules/dfm/state.lp gives the setup's
+    values and every answer names assumption setup_start); a later chapter's state is not the game's start, and
+    must give them (an input error naming each field left out)."""
+    coins = given.raw("coins") if given is not None else None
+    left_out = [*(("coins", Const(p)) for p in FACTIONS if not (isinstance(coins, dict) and p in coins)),
+                *([("units", None)] if given is None or not given.has("units") else []),
+                *([("turn", None)] if turn is None else [])]
+    if chapter > 1 and left_out:
+        errors = Collected()
+        for part, player in left_out:
+            if part == "turn":
+                errors.add(fields.error("turn", f"a chapter-{chapter} scenario that does not say whose turn it is",
+                                        at="chapter", expected="turn: fellowship or sauron (only a chapter-1 "
+                                                               "scenario may leave it to the setup)"))
+                continue
+            at = given.position(part) if given is not None and given.has(part) else \
+                fields.position("state" if given is not None else "chapter")
+            field = f"state.{part}" + (f".{player}" if player is not None else "")
+            errors.add(InputError(f"a chapter-{chapter} state without {field}", file=fields.file, line=at[0] or None,
+                                  column=at[1] or None, field=field,
+                                  expected="each player's coins (coins: {fellowship: N, sauron: N}) and the units on "
+                                           "the board (units:, {} for none): only a chapter-1 state may leave them "
+                                           "to the setup"))
+        errors.raise_any()
+    return [fact("omitted", term(part, player) if player is not None else Const(part)) for part, player in left_out]
 
 
 def _chapter(fields: Fields) -> int:
@@ -321,16 +342,17 @@ class DfmReader:
         catalog not read, or actions that are not a list, stop the state (what the real cards are, and what the steps
         a question names are, depend on them)."""
         chapter = collected.value(lambda: _chapter(fields), 1)
-        turn = collected.value(lambda: fields.choice("turn", FACTIONS, default="fellowship"), None) or "fellowship"
+        turn = collected.value(lambda: fields.choice("turn", FACTIONS), None)
         state = State(chapter, turn, real_cards=open_catalog(fields))
-        state.facts += [fact("chapter", chapter), fact("init", term("turn", Const(state.turn)))]
+        state.facts += [fact("chapter", chapter), *([fact("init", term("turn", Const(turn)))] if turn else [])]
         if state.real_cards is not None:
             state.pool = list(state.real_cards.all_cards())
             state.facts += real_tiles(state.pool) + real_tokens(state.pool)
         given = collected.value(lambda: fields.sub("state", STATE_FIELDS), None)
         if given is not None:
             _given(state, given, collected)
-        state.facts += _omitted(given.data if given is not None else {})
+        with collected.part():
+            state.facts += _setup_start(fields, given, chapter, turn if fields.has("turn") else None)
         for index, (item, line, column, path) in enumerate(fields.items("actions")):  # not a list: no state
             with collected.part():
                 try:

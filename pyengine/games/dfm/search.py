@@ -8,7 +8,7 @@ from typing import Any, ClassVar
 
 import clingo
 
-from pyengine.games.dfm.terms import ALLY_STATES, NAME, State
+from pyengine.games.dfm.terms import ALLY_STATES, FACTIONS, NAME, State
 
 
 def _plain(symbol: clingo.Symbol) -> Any:
@@ -144,7 +144,10 @@ class DfmSearch:
                 actor = str(args[1])
             elif atom.name == "choice":
                 choices[str(args[1])] = args[2]
-        state = {k: v for k, v in state.items() if v not in ({}, [])}
+        # The search's state has what it does not set at none: its coins and units are given as such, never left to
+        # the setup (assumption setup_start).
+        state = {k: v for k, v in state.items() if v not in ({}, []) or k == "units"}
+        state["coins"] = {player: state.get("coins", {}).get(player, 0) for player in FACTIONS}
         [term] = actions
         return {"game": NAME, "chapter": 1, "turn": turn, "state": state, "actions": [_action(term, actor, choices)]}
 

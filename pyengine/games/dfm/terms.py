@@ -123,7 +123,7 @@ class State:
     read or its place kept), and the real cards it names with those already described or placed."""
 
     chapter: int
-    turn: str
+    turn: str | None  # None: left to the setup (assumption setup_start)
     facts: list[Fact] = field(default_factory=list)
     actions: list[Action] = field(default_factory=list)
     # The steps (1, 2, ...) whose action was not read for an error of its own: a question about one is not

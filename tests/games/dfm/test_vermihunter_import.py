@@ -103,7 +103,8 @@ def test_the_import_command_fills_the_store_and_prints_the_report(cli, tmp_path:
     monkeypatch.setenv("PYENGINE_STORE", str(tmp_path / "store.sqlite"))
     code, out, _ = cli("import", "vermihunter", str(DATA))
     assert code == 0 and "records: 18 alliance_token, 69 chapter_card, 7 landmark_tile, 1 setup" in out
-    assert "not read: alliance_token: " in out and "InitialConfig.FellowshipPlayer.Coins" in out
+    assert "not read: alliance_token: " in out and "InitialConfig.FellowshipPlayer.Units" in out
+    assert "Coins" not in out.split("not read: ")[1]  # the starting coins are read (assumption setup_start)
     from pyengine.core.store import open_source, sources
 
     assert sources()["vermihunter"] == "dfm"
@@ -166,7 +167,8 @@ def test_a_deal_lays_the_chapters_after_the_one_in_play_too() -> None:
     from pyengine.games.dfm.layout import dealt
 
     state = api.load({"game": "dfm", "catalog": "vermihunter", "chapter": 2, "turn": "fellowship",
-                      "state": {"deal": 7}, "questions": [{"id": "q", "ask": "tokens"}]}).state
+                      "state": {"deal": 7, "coins": {"fellowship": 0, "sauron": 0}, "units": {}},
+                      "questions": [{"id": "q", "ask": "tokens"}]}).state
     colours = [str(f) for f in state.facts if f.name == "card_colour"]
     left_out = sorted(str(f) for f in state.facts if f.name == "left_out")
     assert len(colours) == 40 and {c.split(",")[0] for c in colours} == {"card_colour(2", "card_colour(3"}

@@ -1,0 +1,71 @@
+"""Issue 66 Build 4: a chapter-1 Duel state that leaves out the players' coins, the board's units or whose turn it
+is starts as the game does (facts/dfm/base_game.lp's setup_coins/2, setup_units/3 and first_player/1, which the
+import checks against the data), and every answer names it (assumption setup_start); a later chapter's state is not
+the game's start, so leaving them out there is an input error that names each field."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+import pytest
+import yaml
+
+from conftest import ROOT
+from pyengine import api
+from pyengine.core import kb as kbase
+from pyengine.core.errors import InputError
+from pyengine.pytest_plugin import missing_catalog_reason
+
+SCENARIOS = ROOT / "tests" / "scenarios" / "dfm"
+
+
+def _answers(name: str) -> list[Any]:
+    try:
+        return api.answer(SCENARIOS / f"{name}.yaml").questions
+    except InputError as error:
+        reason = missing_catalog_reason(error)
+        if reason is None:
+            raise
+        pytest.skip(reason)
+
+
+def test_a_table_that_leaves_the_start_out_answers_as_the_one_giving_the_setup_and_names_it() -> None:
+    left_out, given = _answers("setup_start"), _answers("setup_numbers_given")
+    assert left_out and all("setup_start" in (q.assumptions or []) for q in left_out), [
+        (q.question, q.assumptions) for q in left_out]
+    assert given and not any("setup_start" in (q.assumptions or []) for q in given)
+    alike = {q.question: q.got for q in given}
+    assert {q.question: q.got for q in left_out if q.question in alike} == alike
+
+
+def test_the_assumption_says_what_the_setup_gives_and_where_it_stops() -> None:
+    text = kbase.load("dfm").assumptions["setup_start"]
+    assert "3 coins" in text and "Sauron with 2" in text and "Arnor" in text and "Sauron to play" in text
+    assert "InitialConfig" in text and "later chapter must give them" in text
+
+
+def _table(chapter: int, state: dict[str, Any], turn: bool = True) -> dict[str, Any]:
+    return {"game": "dfm", "title": "a table of a later chapter", "chapter": chapter, "state": state,
+            **({"turn": "sauron"} if turn else {}),
+            "questions": [{"id": "coins", "ask": "value", "after": 0, "of": ["coins", "sauron"]}]}
+
+
+@pytest.mark.parametrize("chapter", [2, 3])
+def test_a_later_chapter_that_leaves_the_start_out_is_an_input_error_naming_each_field(chapter: int) -> None:
+    with pytest.raises(InputError) as raised:
+        api.answer(_table(chapter, {"coins": {"fellowship": 1}}, turn=False))
+    fields = {e.field for e in raised.value.all()}
+    assert fields == {"state.coins.sauron", "state.units", "turn"}
+    assert all("only a chapter-1" in (e.expected or "") for e in raised.value.all())
+    given = _table(chapter, {"coins": {"fellowship": 1, "sauron": 4}, "units": {}})
+    [coins] = api.answer(given).questions
+    assert coins.got == "4" and "setup_start" not in (coins.assumptions or [])
+
+
+def test_the_command_line_refuses_such_a_file_with_its_place_exit_2(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    path = tmp_path / "chapter_2.yaml"
+    path.write_text(yaml.safe_dump(_table(2, {"coins": {"fellowship": 1, "sauron": 0}}), sort_keys=False),
+                    encoding="utf-8")
+    code, _, err = cli("check", str(path))
+    assert code == 2 and "state.units" in err and f"{path}:4" in err, err
