@@ -63,6 +63,11 @@ def explain(scenario: Scenario, answers: list[Answer]) -> str:
             lines.append(f"  plays: {len(sets['legal'])} legal, {len(sets['illegal'])} illegal{status}")
             lines.append(f"  tried: {scenario.game.listing_covers[q.kind]}")
             lines.extend(_play_lines(scenario, answer))
+            if kb.assumptions:  # those of every play: the listing's own (listing_assumed/2) and any all share
+                shared = sorted(set.intersection(*(set(p.assumptions) for p in answer.plays))) if answer.plays \
+                    else answer.assumptions
+                lines.append("  every play rested on base-game assumptions: " + (", ".join(shared) or "none"))
+                lines.extend(f"       <- {name}: {kb.assumptions[name]}" for name in shared)
             continue
         lines.append(f"  verdict: {answer.verdict}{status}")
         if not answer.reasons:

@@ -9,9 +9,14 @@ ExplorerForms.dfm = ({el, numberField}, game, table, redraw) => {
   const chapter = el("select", {id: "chapter", onchange: (e) => { table.chapter = Number(e.target.value); redraw(); }},
     [1, 2, 3].map((n) => el("option", {value: n, text: `chapter ${n}`})));
   chapter.value = String(table.chapter || 1);
-  const turn = el("select", {id: "turn", onchange: (e) => { table.turn = e.target.value; redraw(); }},
-    game.factions.map((f) => el("option", {value: f, text: `${f} to play`})));
-  turn.value = table.turn || "fellowship";
+  // Whose turn, or left to the setup (the engine's: Sauron begins chapter 1, assumption setup_start; a later
+  // chapter must say).
+  const turn = el("select", {id: "turn", onchange: (e) => {
+    if (e.target.value) table.turn = e.target.value; else delete table.turn;
+    redraw();
+  }}, el("option", {value: "", text: "turn left to the setup"}),
+  game.factions.map((f) => el("option", {value: f, text: `${f} to play`})));
+  turn.value = table.turn || "";
   const tokens = state.tokens || (state.tokens = {});
   const coins = state.coins || (state.coins = {});
   const stacks = state.stacks || (state.stacks = {});
@@ -112,7 +117,8 @@ ExplorerForms.dfm = ({el, numberField}, game, table, redraw) => {
     el("fieldset", {class: "dfm-table"}, el("legend", {text: "Chapter and holdings"}), chapter, turn,
       el("div", {class: "holdings"}, el("h4", {text: "Power tokens"}),
         game.token_places.map((p) => numberField(p, tokens, p, redraw))),
-      el("div", {class: "holdings"}, el("h4", {text: "coins"}), game.factions.map((f) => numberField(f, coins, f, redraw))),
+      el("div", {class: "holdings"}, el("h4", {text: "coins"}),
+        game.factions.map((f) => numberField(f, coins, f, redraw, {placeholder: "setup"}))),
       el("div", {class: "holdings"}, el("h4", {text: "Alliance tokens in the race stacks"}),
         game.races.map((r) => numberField(r, stacks, r, redraw))),
       ...allyBlocks),

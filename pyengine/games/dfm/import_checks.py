@@ -180,11 +180,11 @@ def _check_start(file: str, setup: dict[str, Any], known: Encoded, errors: Colle
     and setup_units/3 (no Fortress): what a chapter-1 state that leaves them out starts with (assumption
     setup_start)."""
     for player, numbers in sorted(setup["players"].items()):
-        if "coins" in numbers and numbers["coins"] != known.setup_coins.get(player):
+        if numbers.get("coins") != known.setup_coins.get(player):
             key = "".join(w.title() for w in player.split("_")) + "Player"
-            errors.add(_differs(file, f"InitialConfig.{key}.Coins", numbers["coins"], known.setup_coins.get(player),
-                                "facts/dfm/base_game.lp, setup_coins/2"))
-    units = {(r["units_of"], r["name"], r["units"]) for r in setup["regions"] if r.get("units_of") and r.get("units")}
+            errors.add(_differs(file, f"InitialConfig.{key}.Coins", numbers.get("coins", "nothing"),
+                                known.setup_coins.get(player), "facts/dfm/base_game.lp, setup_coins/2"))
+    units = {(r.get("units_of") or "no one", r["name"], r["units"]) for r in setup["regions"] if r.get("units")}
     if units != known.setup_units:
         errors.add(_differs(file, "Regions[].StartingState.Units", _placed(units), _placed(known.setup_units),
                             "facts/dfm/base_game.lp, setup_units/3"))

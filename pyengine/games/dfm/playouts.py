@@ -113,34 +113,24 @@ def _pick(word: str) -> Any:
 
 def _start(start: dict[str, Any] | None) -> dict[str, Any]:
     """The game a playout starts from, without actions: the setup's, or the catalog, chapter, turn and state of
-    `start`."""
+    `start` (a part it leaves out is left out of the game too)."""
     game = written_game(0)
-    if start is not None:
-        game |= {key: start[key] for key in ("catalog", "chapter", "turn", "state") if key in start}
-    return game
+    if start is None:
+        return game
+    return {key: value for key, value in game.items() if key not in ("chapter", "turn", "state")} | {
+        key: start[key] for key in ("catalog", "chapter", "turn", "state") if key in start}
 
 
 def dealt_start(seed: int) -> dict[str, Any]:
-    """The setup's state on the base game's real cards (`catalog: vermihunter`, imported into the card store): the
-    three chapters dealt from the seed, on the base game's board (`connections: standard`), Sauron to begin
-    (assumption sauron_begins), each player's coins, units and Fortresses as the imported data's setup gives them
-    (InitialConfig, Regions[].StartingState), both pawns at their start of the data's Ring track (ring: 0; the
-    Nazgul 14 spaces behind, assumption ring_track), so that the Quest of the Ring is judged and may end the
-    game."""
-    from pyengine.core.store import open_source
-
-    setup = open_source("vermihunter").lookup_id("setup").extra
-    units: dict[str, dict[str, int]] = {}
-    fortresses: dict[str, list[str]] = {}
-    for region in setup["regions"]:
-        if region.get("units_of") and region.get("units"):
-            units.setdefault(region["units_of"], {})[region["name"]] = region["units"]
-        if region.get("fortress_of"):
-            fortresses.setdefault(region["fortress_of"], []).append(region["name"])
-    state = {**setup_state(), "connections": "standard", "deal": seed, "ring": 0, "units": units,
-             "coins": {player: numbers["coins"] for player, numbers in setup["players"].items()}}
-    return {"catalog": "vermihunter", "chapter": 1, "turn": "sauron",
-            "state": state | ({"fortresses": fortresses} if fortresses else {})}
+    """The game's start on the base game's real cards (`catalog: vermihunter`, imported into the card store): the
+    three chapters dealt from the seed, on the base game's board (`connections: standard`), both pawns at their
+    start of the Ring track (ring: 0; the Nazgul 14 spaces behind, assumption ring_track), so that the Quest of the
+    Ring is judged and may end the game; each player's coins, the units on the board and whose turn it is left to
+    the setup (assumption setup_start: 3 and 2 coins, two units each in Arnor and Mordor, Sauron to begin, the
+    values the import checks against the data's setup)."""
+    state = {key: value for key, value in setup_state().items() if key not in ("coins", "units")}
+    return {"catalog": "vermihunter", "chapter": 1, "state": state | {"connections": "standard", "deal": seed,
+                                                                      "ring": 0}}
 
 
 def _open_plays(start: dict[str, Any] | None, actions: list[dict[str, Any]]) -> list[list[clingo.Symbol]]:

@@ -107,7 +107,7 @@ def _counts(state: State, fields: Fields) -> None:
         if fields.has(name):
             facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
     # The Fellowship's steps on the Ring track, and the steps of the Nazgul's own moves there (by which Sauron
-    # earns its bonuses, rules/dfm/ring_bonuses.lp; 0 unless given, as every numeric fluent); the Nazgul's own
+    # earns its bonuses, rules/dfm/ring_bonuses.lp; 0 unless given, as assumption ring_track says); the Nazgul's own
     # steps from their start, where not given, follow from those two (rules/dfm/state.lp).
     for name in ("ring", "sauron_steps"):
         if fields.has(name):
@@ -253,7 +253,8 @@ def _skills(state: State, fields: Fields) -> None:
 def _given(state: State, given: Fields, collected: Collected) -> None:
     """The fields of a scenario's `state:` as facts of the start, each apart (or with those it goes with,
     STATE_PARTS), in the file's order (a card's colour is read with its card), each error gathered in `collected`;
-    the counts it does not give are 0."""
+    a count it does not give is none, but the coins and the units, which the setup gives in chapter 1 and a later
+    chapter must give (_setup_start)."""
     done: set[str] = set(given.unknown)
     for key in given.data:
         if key not in done:
@@ -265,15 +266,20 @@ def _given(state: State, given: Fields, collected: Collected) -> None:
                     if not given.has(name) and not (name == "discard_pile" and given.has("pile"))]
 
 
-def _setup_start(fields: Fields, given: Fields | None, chapter: int, turn: str | None) -> list[Fact]:
-    """The parts of the start the scenario leaves out (a player's coins, the units on the board, whose turn it is):
-    in chapter 1, or the setup before it, each is the setup's (omitted/1: rules/dfm/state.lp gives the setup's
-    values and every answer names assumption setup_start); a later chapter's state is not the game's start, and
-    must give them (an input error naming each field left out)."""
-    coins = given.raw("coins") if given is not None else None
-    left_out = [*(("coins", Const(p)) for p in FACTIONS if not (isinstance(coins, dict) and p in coins)),
-                *([("units", None)] if given is None or not given.has("units") else []),
-                *([("turn", None)] if turn is None else [])]
+def _setup_start(fields: Fields, given: Fields | None, chapter: int) -> list[Fact]:
+    """The parts of the start the scenario leaves out (or gives as null): its chapter, a player's coins, the units
+    on the board (`units:` gives the whole board: a player it does not name has none there), whose turn it is. In
+    chapter 1, or the setup before it, each is the setup's (omitted/1: rules/dfm/state.lp gives the setup's values,
+    chapter 1 for the chapter, and every answer names assumption setup_start); a later chapter's state is not the
+    game's start, and must give them (an input error naming each field left out). A part given in a form that is
+    not read is its own error, said where it is read."""
+    state_given = given is not None and fields.raw("state") is not None
+    coins = given.raw("coins") if state_given else None
+    left_out = [*([("chapter", None)] if fields.raw("chapter") is None else []),
+                *(("coins", Const(p)) for p in FACTIONS
+                  if coins is None or (isinstance(coins, dict) and p not in coins)),
+                *([("units", None)] if not state_given or given.raw("units") is None else []),
+                *([("turn", None)] if fields.raw("turn") is None else [])]
     if chapter > 1 and left_out:
         errors = Collected()
         for part, player in left_out:
@@ -282,8 +288,9 @@ def _setup_start(fields: Fields, given: Fields | None, chapter: int, turn: str |
                                         at="chapter", expected="turn: fellowship or sauron (only a chapter-1 "
                                                                "scenario may leave it to the setup)"))
                 continue
-            at = given.position(part) if given is not None and given.has(part) else \
-                fields.position("state" if given is not None else "chapter")
+            at = fields.position("state" if state_given else "chapter")
+            if state_given and given.raw(part) is not None:
+                at = given.position(part)
             field = f"state.{part}" + (f".{player}" if player is not None else "")
             errors.add(InputError(f"a chapter-{chapter} state without {field}", file=fields.file, line=at[0] or None,
                                   column=at[1] or None, field=field,
@@ -352,7 +359,7 @@ class DfmReader:
         if given is not None:
             _given(state, given, collected)
         with collected.part():
-            state.facts += _setup_start(fields, given, chapter, turn if fields.has("turn") else None)
+            state.facts += _setup_start(fields, given, chapter)
         for index, (item, line, column, path) in enumerate(fields.items("actions")):  # not a list: no state
             with collected.part():
                 try:

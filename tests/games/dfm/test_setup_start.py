@@ -69,3 +69,37 @@ def test_the_command_line_refuses_such_a_file_with_its_place_exit_2(cli, tmp_pat
                     encoding="utf-8")
     code, _, err = cli("check", str(path))
     assert code == 2 and "state.units" in err and f"{path}:4" in err, err
+
+
+def test_a_later_chapter_without_a_state_is_located_at_its_chapter_and_a_bad_turn_is_one_error(
+        tmp_path: Path) -> None:
+    path = tmp_path / "no_state.yaml"
+    path.write_text("game: dfm\ntitle: no state\nchapter: 3\nturn: sauron\n"
+                    "questions:\n  - {id: q, ask: tokens}\n", encoding="utf-8")
+    with pytest.raises(InputError) as raised:
+        api.answer(path)
+    assert {(e.field, e.line) for e in raised.value.all()} == {
+        ("state.coins.fellowship", 3), ("state.coins.sauron", 3), ("state.units", 3)}
+    with pytest.raises(InputError) as raised:
+        api.answer({**_table(2, {"coins": {"fellowship": 1, "sauron": 4}, "units": {}}), "turn": "gandalf"})
+    assert [e.field for e in raised.value.all()] == ["turn"] and "gandalf" in raised.value.all()[0].message
+
+
+def test_a_state_that_does_not_say_its_chapter_is_the_start_and_says_so() -> None:
+    table = {"game": "dfm", "title": "no chapter", "turn": "sauron",
+             "state": {"coins": {"fellowship": 0, "sauron": 0}, "units": {}},
+             "questions": [{"id": "coins", "ask": "value", "after": 0, "of": ["coins", "sauron"]}]}
+    [coins] = api.answer(table).questions
+    assert coins.got == "0" and coins.assumptions == ["setup_start"]
+    [coins] = api.answer({**table, "chapter": 1}).questions
+    assert coins.assumptions == []
+
+
+def test_the_plays_listing_and_the_board_in_words_name_the_setup(cli) -> None:  # type: ignore[no-untyped-def]
+    path = str(SCENARIOS / "setup_start.yaml")
+    code, out, _ = cli("plays", path, "--player", "sauron")
+    if code == 2 and "import" in out + _:
+        pytest.skip("the Duel's real cards are not imported")
+    assert code == 0 and "every play rested on base-game assumptions:" in out and "setup_start" in out
+    code, out, _ = cli("board", path)
+    assert code == 0 and "setup_start" in out
