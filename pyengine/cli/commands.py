@@ -350,7 +350,9 @@ def cmd_readings(args: argparse.Namespace) -> int:
         print(f"{entry.reading} ({entry.game}): {entry.question}")
         for choice in entry.choices:
             mark = " [default]" if choice.value == entry.default else ""
-            print(f"  {choice.value}{mark}: {choice.statement} ({choice.document} {', '.join(choice.paragraphs)})")
+            cited = [f"{choice.document} {', '.join(choice.paragraphs)}"] if choice.paragraphs else []
+            cited += [p.replace(":", " ") for p in choice.other_paragraphs]
+            print(f"  {choice.value}{mark}: {choice.statement} ({'; '.join(cited)})")
         if entry.profiles:
             print("  profiles: " + ", ".join(f"{p}={v}" for p, v in entry.profiles.items()))
     return 0

@@ -340,7 +340,8 @@ def readings(game: str | None = None) -> ReadingsResult:
         for reading in sorted(kb.readings.values(), key=lambda r: r.name):
             found.append(ReadingInfo(
                 name, reading.name, reading.text, reading.default,
-                [ChoiceInfo(c.value, c.text, document, c.paragraphs) for c in reading.choices.values()],
+                [ChoiceInfo(c.value, c.text, document, c.paragraphs, [f"{d}:{p}" for d, p in c.others])
+                 for c in reading.choices.values()],
                 {p: v[reading.name] for p, v in sorted(kb.profiles.items()) if reading.name in v}))
     return ReadingsResult(found)
 

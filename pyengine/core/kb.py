@@ -41,7 +41,9 @@ class Rule:
 class Choice:
     value: str
     text: str
-    paragraphs: list[str] = field(default_factory=list)
+    paragraphs: list[str] = field(default_factory=list)  # of the game's rules document
+    # Of another document the game cites (reading_choice(N, V, D(P), S)): (document, paragraph) pairs.
+    others: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -107,7 +109,8 @@ def _from_json(text: str) -> KnowledgeBase:
         kb.rules[r["id"]] = Rule(r["id"], r["text"], pairs(r["sources"]), pairs(r["readings"]), pairs(r["examples"]),
                                  int(r["min_instances"]), bool(r["data_only"]), str(r.get("basis", "")))
     for r in data["readings"].values():
-        choices = {c["value"]: Choice(c["value"], c["text"], c["paragraphs"]) for c in r["choices"].values()}
+        choices = {c["value"]: Choice(c["value"], c["text"], c["paragraphs"], pairs(c["others"]))
+                   for c in r["choices"].values()}
         kb.readings[r["name"]] = Reading(r["name"], r["text"], r["default"], choices)
     for p in data["paragraphs"]:
         kb.paragraphs[p["document"], p["id"]] = ParagraphEntry(**p)
@@ -150,7 +153,10 @@ def _read(game: str) -> KnowledgeBase:
         elif atom.name == "reading_choice":
             reading = kb.readings.setdefault(str(args[0]), Reading(str(args[0])))
             choice = reading.choices.setdefault(str(args[1]), Choice(str(args[1]), _text(args[3])))
-            choice.paragraphs.append(str(args[2]))
+            if args[2].arguments:  # D(P): paragraph P of document D
+                choice.others.append((args[2].name, str(args[2].arguments[0])))
+            else:
+                choice.paragraphs.append(str(args[2]))
         elif atom.name == "assumption" and len(args) == 2:
             kb.assumptions[str(args[0])] = _text(args[1])
         elif atom.name == "profile":
@@ -170,4 +176,5 @@ def _read(game: str) -> KnowledgeBase:
     for reading in kb.readings.values():
         for choice in reading.choices.values():
             choice.paragraphs.sort(key=lambda p: order.get(p, 0))
+            choice.others.sort(key=lambda s: (s[0], order.get(s[1], 0)))
     return kb

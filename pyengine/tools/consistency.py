@@ -49,7 +49,8 @@ def coverage_and_drift(document: str, current: list[Paragraph], cited: dict[str,
     now = {p.id: p for p in current}
     for para, entry in sorted(mapped.items(), key=lambda kv: int(kv[0][1:])):
         rules = kb.rule_ids_for(document, para)
-        readings = sorted(n for n, r in kb.readings.items() for c in r.choices.values() if para in c.paragraphs)
+        readings = sorted(n for n, r in kb.readings.items() for c in r.choices.values()
+                          if (para in c.paragraphs and _main(document)) or (document, para) in c.others)
         if para not in now:
             findings.append(Finding(f"drift:{document}:{para}:gone", "error", "drift",
                                     f"{para} is in the source map but no longer in the document", [para], rules))
@@ -92,7 +93,8 @@ def reading_findings(document: str, search_states: bool) -> list[Finding]:
     findings = []
     for name, reading in sorted(kb.readings.items()):
         paras = sorted({p for c in reading.choices.values() for p in c.paragraphs}, key=lambda p: int(p[1:]))
-        choices = "; ".join(f"{v}: {', '.join(c.paragraphs)}" for v, c in reading.choices.items())
+        choices = "; ".join(f"{v}: {', '.join([*c.paragraphs, *(f'{d} {p}' for d, p in c.others)])}"
+                            for v, c in reading.choices.items())
         state = None
         if search_states:
             others = [v for v in reading.choices if v != reading.default]

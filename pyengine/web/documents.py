@@ -62,9 +62,10 @@ def document_view(document: str, docs: Path | None, scenarios: list[Path]) -> di
             "drift": bool(entry and text is not None and entry.hash != text_hash(text)),
             "states": sorted(r.id for r in kb.rules.values() if (document, pid) in r.sources),
             "illustrates": sorted(r.id for r in kb.rules.values() if (document, pid) in r.examples),
-            # A reading's choices cite paragraphs of the game's main document.
+            # A reading's choices cite paragraphs of the game's main document, and of another by its name.
             "readings": [f"{r.name}={c.value}" for r in sorted(kb.readings.values(), key=lambda r: r.name)
-                         for c in r.choices.values() if pid in c.paragraphs and DOCUMENTS[kb.game] == document],
+                         for c in r.choices.values()
+                         if (pid in c.paragraphs and DOCUMENTS[kb.game] == document) or (document, pid) in c.others],
             "scenarios": sorted(shown(f, scenarios) for f in cited.get(pid, [])),
             "findings": [f["id"] for f in findings if pid in f.get("paragraphs", [])],
         })

@@ -96,7 +96,8 @@ def test_every_choice_of_every_reading_decides_some_scenario(game: str, all_answ
         assert len(reading.choices) >= 2, reading.name
         assert reading.default in reading.choices, reading.name
         for value, choice in reading.choices.items():
-            assert choice.paragraphs, f"{reading.name}={value} names no paragraph"
+            assert choice.paragraphs or choice.others, f"{reading.name}={value} names no paragraph"
+            assert all((d, p) in kb.paragraphs for d, p in choice.others), f"{reading.name}={value}"
             assert (reading.name, value) in used, f"no scenario's verdict rests on {reading.name}={value}"
     for profile, choices in kb.profiles.items():
         for name, value in choices.items():
