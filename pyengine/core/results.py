@@ -281,7 +281,7 @@ class FlipResult(Result):
 @dataclass
 class ChoiceInfo(Result):
     """One choice of a reading: its value, statement, document and the paragraphs behind it, and those of another
-    document of the game (`dfm_base:p19`, as a scenario's `cites:` names them)."""
+    document of the game (`DOCUMENT:pN`, as a scenario's `cites:` names them)."""
 
     value: str
     statement: str
