@@ -56,6 +56,8 @@ BAD_INPUTS = {
     "no_questions.yaml": ("3:1", "asks no questions"),
     "dfm_unknown_ally.yaml": ("4:26", "'gandalf'", "expected one of witch_king"),
     "dfm_bad_tokens_at.yaml": ("5:7", "'orcs'", "[stack, RACE, N]"),
+    # The Nazgul's steps from their start cannot be fewer than the Fellowship's, which carried them, and their own.
+    "dfm_nazgul_behind.yaml": ("5:3", "got 5, fewer than ring + sauron_steps (6)", "6 or more"),
     "lotr_not_a_site.yaml": ("5:17", "is a possession, not a site", "only sites lie on the adventure path"),
     "lotr_unknown_phase.yaml": ("4:38", "'fellowshp'", "did you mean 'fellowship'"),
     "lotr_replaced_not_a_site.yaml": ("7:20", "'boromir' lies in the play area", "a site on an adventure path"),

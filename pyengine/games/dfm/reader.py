@@ -55,11 +55,12 @@ STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", 
 ZERO_UNLESS_GIVEN = ("discard_pile",)
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
 # a player's grey cards on real cards come with their skills; real Alliance tokens held are given by id or counted,
-# the Eagle among them or in `eagle:`).
+# the Eagle among them or in `eagle:`; the Nazgul's steps are checked against the Fellowship's and their own).
 STATE_PARTS = {**{key: {"colours", "cards", "deal"} for key in ("colours", "cards", "deal")},
                **{key: {"grey", "skills", "skill_choices", "grey_cards"}
                   for key in ("grey", "skills", "skill_choices", "grey_cards")},
                **{key: {"pile", "discard_pile", "discards"} for key in ("pile", "discard_pile", "discards")},
+               **{key: {"ring", "sauron_steps", "nazgul"} for key in ("ring", "sauron_steps", "nazgul")},
                **{key: {"alliance", "alliance_tokens", "eagle"} for key in ("alliance", "alliance_tokens", "eagle")}}
 
 
@@ -109,11 +110,17 @@ def _counts(state: State, fields: Fields) -> None:
     # The Fellowship's steps on the Ring track, and the steps of the Nazgul's own moves there (by which Sauron
     # earns its bonuses, rules/dfm/ring_bonuses.lp; 0 unless given, as assumption ring_track says); the Nazgul's own
     # steps from their start, where not given, follow from those two (rules/dfm/state.lp).
-    for name in ("ring", "sauron_steps"):
-        if fields.has(name):
-            facts.append(fact("init_num", Const(name), fields.whole(name, 0, minimum=0)))
-    if fields.has("nazgul"):
-        facts.append(fact("given_nazgul", fields.whole("nazgul", 0, minimum=0)))
+    track = {name: fields.whole(name, 0, minimum=0) for name in ("ring", "sauron_steps", "nazgul") if fields.has(name)}
+    facts += [fact("init_num", Const(name), n) for name, n in track.items() if name != "nazgul"]
+    if "nazgul" in track:
+        carried = track.get("ring", 0) + track.get("sauron_steps", 0)
+        # Every step of the Fellowship carried the Nazgul along, and their own moves took them further: a state with
+        # fewer Nazgul steps is none the game can reach (assumption ring_track).
+        if "ring" in track and track["nazgul"] < carried:
+            raise fields.error("nazgul", f"got {track['nazgul']}, fewer than ring + sauron_steps ({carried})",
+                               expected=f"{carried} or more: the Nazgul move with each step of the Fellowship and by "
+                                        "their own moves (or leave nazgul: out: ring + sauron_steps)")
+        facts.append(fact("given_nazgul", track["nazgul"]))
     for race, n in numbers(fields, "stacks", RACES).items():
         facts.append(fact("init_num", term("stack", Const(race)), n))
     for player, n in numbers(fields, "extra_turns", FACTIONS).items():
