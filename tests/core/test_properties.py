@@ -174,7 +174,7 @@ DFM_START = {
         "allies": {"fellowship": {"hidden": ["tom_bombadil", "faramir", "goldberry", "lobelia"]},
                    "sauron": {"hidden": ["balrog", "shelob", "grima", "chieftain", "witch_king"]}},
         "stacks": {"elves": 1}, "units": {"fellowship": {"lindon": 1}, "sauron": {"arnor": 1}},
-        "connections": [["lindon", "arnor"]], "tiles": ["helms_deep", "bree"], "ring": 2, "nazgul": 1,
+        "connections": [["lindon", "arnor"]], "tiles": ["helms_deep", "bree"], "ring": 2, "nazgul": 3,
         "extra_turns": {"fellowship": 1, "sauron": 1}, "symbols": {"fellowship": {"elves": 2}},
     },
 }

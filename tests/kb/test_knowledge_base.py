@@ -211,7 +211,7 @@ def test_a_discard_rests_on_the_coins_and_the_discard_pile() -> None:
     # (assumption setup_start), the start's only that.
     assert set(coins.assumptions) == set(take.assumptions) and start.assumptions == ["setup_start"]
     assert start.got == "3" and "rested on base-game assumptions: setup_start" in api.explain(table, "start").text
-    given = {**table, "state": {"reserve": 10, "coins": {"fellowship": 0, "sauron": 0}, "units": {}}}
+    given = {**table, "state": {"reserve": 10, "coins": {"fellowship": 0, "sauron": 0}, "units": {}, "connections": []}}
     assert "rested on base-game assumptions: none" in api.explain(given, "start").text
     sting = ROOT / "examples" / "judge_second_sting.yaml"
     assert api.answer(sting).questions[0].assumptions is None

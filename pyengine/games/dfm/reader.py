@@ -275,7 +275,8 @@ def _given(state: State, given: Fields, collected: Collected) -> None:
 
 def _setup_start(fields: Fields, given: Fields | None, chapter: int) -> list[Fact]:
     """The parts of the start the scenario leaves out (or gives as null): its chapter, a player's coins, the units
-    on the board (`units:` gives the whole board: a player it does not name has none there), whose turn it is. In
+    on the board (`units:` gives the whole board: a player it does not name has none there), the board's
+    connections (`connections: []` for none), whose turn it is. In
     chapter 1, or the setup before it, each is the setup's (omitted/1: rules/dfm/state.lp gives the setup's values,
     chapter 1 for the chapter, and every answer names assumption setup_start); a later chapter's state is not the
     game's start, and must give them (an input error naming each field left out). A part given in a form that is
@@ -286,6 +287,7 @@ def _setup_start(fields: Fields, given: Fields | None, chapter: int) -> list[Fac
                 *(("coins", Const(p)) for p in FACTIONS
                   if coins is None or (isinstance(coins, dict) and p not in coins)),
                 *([("units", None)] if not state_given or given.raw("units") is None else []),
+                *([("connections", None)] if not state_given or given.raw("connections") is None else []),
                 *([("turn", None)] if fields.raw("turn") is None else [])]
     if chapter > 1 and left_out:
         errors = Collected()
@@ -301,8 +303,9 @@ def _setup_start(fields: Fields, given: Fields | None, chapter: int) -> list[Fac
             field = f"state.{part}" + (f".{player}" if player is not None else "")
             errors.add(InputError(f"a chapter-{chapter} state without {field}", file=fields.file, line=at[0] or None,
                                   column=at[1] or None, field=field,
-                                  expected="each player's coins (coins: {fellowship: N, sauron: N}) and the units on "
-                                           "the board (units:, {} for none): only a chapter-1 state may leave them "
+                                  expected="each player's coins (coins: {fellowship: N, sauron: N}), the units on "
+                                           "the board (units:, {} for none) and its connections (connections: "
+                                           "standard, or pairs, [] for none): only a chapter-1 state may leave them "
                                            "to the setup"))
         errors.raise_any()
     return [fact("omitted", term(part, player) if player is not None else Const(part)) for part, player in left_out]

@@ -144,9 +144,9 @@ class DfmSearch:
                 actor = str(args[1])
             elif atom.name == "choice":
                 choices[str(args[1])] = args[2]
-        # The search's state has what it does not set at none: its coins and units are given as such, never left to
-        # the setup (assumption setup_start).
-        state = {k: v for k, v in state.items() if v not in ({}, []) or k == "units"}
+        # The search's state has what it does not set at none: its coins, units and connections are given as such,
+        # never left to the setup (assumption setup_start).
+        state = {k: v for k, v in state.items() if v not in ({}, []) or k in ("units", "connections")}
         state["coins"] = {player: state.get("coins", {}).get(player, 0) for player in FACTIONS}
         [term] = actions
         return {"game": NAME, "chapter": 1, "turn": turn, "state": state, "actions": [_action(term, actor, choices)]}

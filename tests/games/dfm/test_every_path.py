@@ -133,7 +133,7 @@ def _pile_run(path: str, card: Any, with_card: bool) -> tuple[Any, dict[str, str
         named["remove"] = ["mordor"]
     if with_card and _count(card, "move_units_on_central_board", "units_to_move"):
         named["moves"] = [["arnor", "lindon"]]
-    state = {"coins": {"fellowship": 10, "sauron": 10}, "connections": "standard", "ring": 6, "nazgul": 2,
+    state = {"coins": {"fellowship": 10, "sauron": 10}, "connections": "standard", "ring": 6, "nazgul": 8,
              "units": {player: {"arnor": 1}, opponent: {"mordor": 1}}, "pile": [card.id], **extras}
     table = {"game": "dfm", "catalog": "vermihunter", "chapter": card.extra["chapter"], "turn": player,
              "state": state, "actions": [{"player": player, **action, **named}],
@@ -256,7 +256,7 @@ def test_a_tile_applies_every_effect_by_every_path(path: str, tile_id: str) -> N
                **({"pile_card": "1.9"} if "play_discarded_chapter_card" in kinds else {})}
     key = "landmark" if path == "landmark" else "tile"
     state = {"coins": {"fellowship": 20, "sauron": 0}, "tiles": [tile.id], "connections": "standard", "ring": 6,
-             "nazgul": 2, "units": units, "pile": ["1.9"], "grey_cards": {opponent: ["1.13"]},
+             "nazgul": 8, "units": units, "pile": ["1.9"], "grey_cards": {opponent: ["1.13"]},
              "skills": {opponent: {"ruse": 1}}, "stacks": {"elves": 3}, **extras}
     if path == "landmark":
         state["skills"] = {**state["skills"], **extras["skills"]}
@@ -274,8 +274,8 @@ def test_a_tile_applies_every_effect_by_every_path(path: str, tile_id: str) -> N
     gained = _count(tile, "get_coins_from_reserve", "coins_to_get") + 2 * ("play_discarded_chapter_card" in kinds)
     start = 20 if player == "fellowship" else 0
     assert int(coins.got) == start - price + gained, (path, tile.id, coins.got)
-    assert (int(ring.got), int(nazgul.got)) == ((6 + steps, 2 + steps) if player == "fellowship"
-                                                 else (6, 2 + steps)), (path, tile.id)
+    assert (int(ring.got), int(nazgul.got)) == ((6 + steps, 8 + steps) if player == "fellowship"
+                                                 else (6, 8 + steps)), (path, tile.id)
     assert int(units_after.got) == placed - moved, (path, tile.id)
     assert grey.got == ("false" if "discard_enemy_grey_card" in kinds else "true"), (path, tile.id)
     assert token.got == ("true" if "reveal_alliance_tokens_and_choose_some" in kinds else "false"), (path, tile.id)

@@ -66,7 +66,7 @@ def _table(card: Any) -> dict[str, Any]:
     chapter = card.extra["chapter"]
     row = len(layout_rows()[chapter])
     take: dict[str, Any] = {"player": "fellowship", "take": [row, 1]}
-    state: dict[str, Any] = {"coins": {"fellowship": 10, "sauron": 10}, "units": {},
+    state: dict[str, Any] = {"coins": {"fellowship": 10, "sauron": 10}, "units": {}, "connections": [],
                              "cards": [{"at": [row, 1], "card": card.id}]}
     if _count(card, "place_units_on_central_board", "units_to_place"):
         take["region"] = _region(card)
@@ -182,7 +182,7 @@ def test_every_alliance_token_is_kept_and_its_effect_applied_or_named() -> None:
                   **({"picks": ["coin"] * len(effect["actions"])} if kind == "multi_choice" else {})}
         table = {"game": "dfm", "catalog": "vermihunter", "turn": "fellowship",
                  "state": {"coins": {"fellowship": 3, "sauron": 3}, "symbols": {"fellowship": {race: 2}},
-                           "stacks": {race: 3}, "pile": ["1.3"], "ring": 6, "units": {}},
+                           "stacks": {race: 3}, "pile": ["1.3"], "ring": 6, "units": {}, "connections": []},
                  "actions": [action],
                  "questions": [{"id": "kept", "ask": "action", "step": 1},
                                {"id": "out", "ask": "value", "after": 1, "of": ["token_out", token.id]},
@@ -231,7 +231,7 @@ def _event_values(token: Any, held: bool) -> tuple[Any, tuple[int, ...]]:
     holding the token or not (and then naming where its units go); and its extra turns owed, its place on the
     track, its coins and its units in Gondor and in Lindon after it."""
     action, extras, named = EVENTS[token.extra["trigger"]]
-    state = {"coins": {"fellowship": 10, "sauron": 10}, "ring": 6, "units": {},
+    state = {"coins": {"fellowship": 10, "sauron": 10}, "ring": 6, "units": {}, "connections": [],
              "skills": {"fellowship": dict.fromkeys(SKILLS, 3)},
              **({"alliance_tokens": {"fellowship": [token.id]}} if held else {}), **extras}
     table = {"game": "dfm", "catalog": "vermihunter", "chapter": 2, "turn": "fellowship", "state": state,
@@ -305,7 +305,8 @@ def _attribute_values(token: Any, held: bool) -> tuple[str, int]:
     """The verdict of the action where the token's attribute counts, by the Fellowship holding it or not, with 10
     coins; and the value the attribute changes after it (her coins, or her units in a region)."""
     action, extras, value = ATTRIBUTES[token.extra["attribute"]]
-    state = {"coins": {"fellowship": 10, "sauron": 10}, "units": {}, "cards": [{"at": [5, 1], "card": "1.21"}],
+    state = {"coins": {"fellowship": 10, "sauron": 10}, "units": {}, "connections": [],
+             "cards": [{"at": [5, 1], "card": "1.21"}],
              **({"alliance_tokens": {"fellowship": [token.id]}} if held else {}), **extras}
     of = ["coins", "fellowship"] if value == "coins" else ["units", "fellowship", value]
     table = {"game": "dfm", "catalog": "vermihunter", "chapter": 1, "turn": "fellowship", "state": state,

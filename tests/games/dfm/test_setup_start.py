@@ -1,7 +1,8 @@
-"""Issue 66 Build 4: a chapter-1 Duel state that leaves out the players' coins, the board's units or whose turn it
-is starts as the game does (facts/dfm/base_game.lp's setup_coins/2, setup_units/3 and first_player/1, which the
-import checks against the data), and every answer names it (assumption setup_start); a later chapter's state is not
-the game's start, so leaving them out there is an input error that names each field."""
+"""Issue 66 Build 4: a chapter-1 Duel state that leaves out the players' coins, the board's units or connections or
+whose turn it is starts as the game does (facts/dfm/base_game.lp's setup_coins/2, setup_units/3 and first_player/1,
+which the import checks against the data, and the base game's board: setup_board.yaml), and every answer names it
+(assumption setup_start); a later chapter's state is not the game's start, so leaving them out there is an input
+error that names each field."""
 
 from __future__ import annotations
 
@@ -56,9 +57,9 @@ def test_a_later_chapter_that_leaves_the_start_out_is_an_input_error_naming_each
     with pytest.raises(InputError) as raised:
         api.answer(_table(chapter, {"coins": {"fellowship": 1}}, turn=False))
     fields = {e.field for e in raised.value.all()}
-    assert fields == {"state.coins.sauron", "state.units", "turn"}
+    assert fields == {"state.coins.sauron", "state.units", "state.connections", "turn"}
     assert all("only a chapter-1" in (e.expected or "") for e in raised.value.all())
-    given = _table(chapter, {"coins": {"fellowship": 1, "sauron": 4}, "units": {}})
+    given = _table(chapter, {"coins": {"fellowship": 1, "sauron": 4}, "units": {}, "connections": []})
     [coins] = api.answer(given).questions
     assert coins.got == "4" and "setup_start" not in (coins.assumptions or [])
 
@@ -79,15 +80,16 @@ def test_a_later_chapter_without_a_state_is_located_at_its_chapter_and_a_bad_tur
     with pytest.raises(InputError) as raised:
         api.answer(path)
     assert {(e.field, e.line) for e in raised.value.all()} == {
-        ("state.coins.fellowship", 3), ("state.coins.sauron", 3), ("state.units", 3)}
+        ("state.coins.fellowship", 3), ("state.coins.sauron", 3), ("state.units", 3), ("state.connections", 3)}
     with pytest.raises(InputError) as raised:
-        api.answer({**_table(2, {"coins": {"fellowship": 1, "sauron": 4}, "units": {}}), "turn": "gandalf"})
+        api.answer({**_table(2, {"coins": {"fellowship": 1, "sauron": 4}, "units": {}, "connections": "standard"}),
+                    "turn": "gandalf"})
     assert [e.field for e in raised.value.all()] == ["turn"] and "gandalf" in raised.value.all()[0].message
 
 
 def test_a_state_that_does_not_say_its_chapter_is_the_start_and_says_so() -> None:
     table = {"game": "dfm", "title": "no chapter", "turn": "sauron",
-             "state": {"coins": {"fellowship": 0, "sauron": 0}, "units": {}},
+             "state": {"coins": {"fellowship": 0, "sauron": 0}, "units": {}, "connections": []},
              "questions": [{"id": "coins", "ask": "value", "after": 0, "of": ["coins", "sauron"]}]}
     [coins] = api.answer(table).questions
     assert coins.got == "0" and coins.assumptions == ["setup_start"]

@@ -167,7 +167,8 @@ def test_a_deal_lays_the_chapters_after_the_one_in_play_too() -> None:
     from pyengine.games.dfm.layout import dealt
 
     state = api.load({"game": "dfm", "catalog": "vermihunter", "chapter": 2, "turn": "fellowship",
-                      "state": {"deal": 7, "coins": {"fellowship": 0, "sauron": 0}, "units": {}},
+                      "state": {"deal": 7, "coins": {"fellowship": 0, "sauron": 0}, "units": {},
+                                "connections": []},
                       "questions": [{"id": "q", "ask": "tokens"}]}).state
     colours = [str(f) for f in state.facts if f.name == "card_colour"]
     left_out = sorted(str(f) for f in state.facts if f.name == "left_out")
