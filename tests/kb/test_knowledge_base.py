@@ -238,7 +238,7 @@ def test_the_declarations_cache_gives_what_the_files_say(tmp_path: Path, monkeyp
 
 
 def _open_questions() -> dict[str, tuple[str, str, str]]:
-    """The Duel's open questions (facts/dfm/open_questions.lp): id -> (paragraph, kind, name)."""
+    """The Duel's open questions (facts/dfm/open_questions.lp): id -> (DOCUMENT:pN, kind, name)."""
     import clingo
 
     from pyengine.core.resources import facts_dir
@@ -249,7 +249,8 @@ def _open_questions() -> dict[str, tuple[str, str, str]]:
     found = {}
     for atom in control.symbolic_atoms.by_signature("open_question", 3):
         question, para, named = atom.symbol.arguments
-        found[question.name] = (para.name, named.name, named.arguments[0].name)
+        document, para = (para.name, para.arguments[0].name) if para.arguments else ("dfm_allies", para.name)
+        found[question.name] = (f"{document}:{para}", named.name, named.arguments[0].name)
     return found
 
 
@@ -260,7 +261,7 @@ def test_every_open_question_of_the_duel_is_named_by_a_reading_or_an_assumption(
     kb = kbase.load("dfm")
     questions = _open_questions()
     for question, (para, kind, name) in questions.items():
-        assert kb.paragraph("dfm_allies", para) is not None, (question, para)
+        assert kb.paragraph(*para.split(":")) is not None, (question, para)
         assert kind in ("reading", "assumption"), question
         assert name in (kb.readings if kind == "reading" else kb.assumptions), (question, name)
     named = {name for _, kind, name in questions.values() if kind == "reading"}

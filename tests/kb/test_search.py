@@ -132,6 +132,21 @@ def test_flip_finds_the_smallest_change(cli, file: str, question: str, before: s
     assert data["necessary_because"]
 
 
+def test_flip_never_suggests_nazgul_behind_the_fellowship(cli, tmp_path: Path) -> None:
+    """The Ring track one step from Mount Doom: flip moves the Fellowship on, and the Nazgul with it (they never
+    fall behind the steps that carried them, a state the reader refuses)."""
+    table = {"game": "dfm", "title": "one step from Mount Doom", "turn": "fellowship",
+             "state": {"connections": [], "coins": {"fellowship": 0, "sauron": 0}, "units": {}, "ring": 14,
+                       "nazgul": 14},
+             "questions": [{"id": "w", "ask": "winner", "after": 0, "expect": "none"}]}
+    path = tmp_path / "track.yaml"
+    path.write_text(yaml.safe_dump(table), encoding="utf-8")
+    code, out, _ = cli("flip", str(path), "--question", "w", "--json")
+    data = json.loads(out)
+    assert code == 0 and data["after"]["verdict"] == "fellowship"
+    assert sorted(data["facts"]) == ["value(nazgul,14,15)", "value(ring,14,15)"], data["facts"]
+
+
 def test_flip_says_when_no_change_can_turn_a_verdict(cli) -> None:
     code, out, _ = cli("flip", str(ROOT / "tests/scenarios/dfm/warg.yaml"), "--question", "elrond-exit-strict")
     assert code == 0 and "no change turns this verdict around: none of the changes flip may make" in out

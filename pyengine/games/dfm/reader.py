@@ -116,7 +116,7 @@ def _counts(state: State, fields: Fields) -> None:
         carried = track.get("ring", 0) + track.get("sauron_steps", 0)
         # Every step of the Fellowship carried the Nazgul along, and their own moves took them further: a state with
         # fewer Nazgul steps is none the game can reach (assumption ring_track).
-        if "ring" in track and track["nazgul"] < carried:
+        if track["nazgul"] < carried:
             raise fields.error("nazgul", f"got {track['nazgul']}, fewer than ring + sauron_steps ({carried})",
                                expected=f"{carried} or more: the Nazgul move with each step of the Fellowship and by "
                                         "their own moves (or leave nazgul: out: ring + sauron_steps)")
@@ -260,8 +260,8 @@ def _skills(state: State, fields: Fields) -> None:
 def _given(state: State, given: Fields, collected: Collected) -> None:
     """The fields of a scenario's `state:` as facts of the start, each apart (or with those it goes with,
     STATE_PARTS), in the file's order (a card's colour is read with its card), each error gathered in `collected`;
-    a count it does not give is none, but the coins and the units, which the setup gives in chapter 1 and a later
-    chapter must give (_setup_start)."""
+    a count it does not give is none, but the coins, the units and the connections, which the setup gives in
+    chapter 1 and a later chapter must give (_setup_start)."""
     done: set[str] = set(given.unknown)
     for key in given.data:
         if key not in done:
