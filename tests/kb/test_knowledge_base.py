@@ -208,10 +208,16 @@ def test_a_discard_rests_on_the_coins_and_the_discard_pile() -> None:
     take, coins, start = api.explain(table).questions
     assert {"take_card", "covering", "coins_reserve", "discard_pile"} <= set(take.assumptions)
     # The chapter-1 table leaves the coins and units out: they are the setup's, and every answer names that
-    # (assumption setup_start), the start's only that.
-    assert set(coins.assumptions) == set(take.assumptions) and start.assumptions == ["setup_start"]
-    assert start.got == "3" and "rested on base-game assumptions: setup_start" in api.explain(table, "start").text
-    given = {**table, "state": {"reserve": 10, "coins": {"fellowship": 0, "sauron": 0}, "units": {}, "connections": []}}
+    # (assumption setup_start); the parts the setup deals at random or places (stacks, the Eagle, tiles, allies,
+    # the Ring track) are none, each named (none_given(F)); the start's answer names only those.
+    random = ["none_given(allies)", "none_given(eagle)", "none_given(ring)", "none_given(stacks)", "none_given(tiles)"]
+    assert set(coins.assumptions) == set(take.assumptions) and start.assumptions == [*random, "setup_start"]
+    assert start.got == "3" and "rested on base-game assumptions: " + ", ".join([*random, "setup_start"]) in \
+        api.explain(table, "start").text
+    given = {**table, "state": {"reserve": 10, "coins": {"fellowship": 0, "sauron": 0}, "units": {}, "connections": [],
+                                "stacks": {}, "eagle": "bottom", "tiles": [], "allies": {}, "ring": 0, "grey": {},
+                                "alliance": {}, "discard_pile": 0, "symbols": {}, "fortresses": {},
+                                "extra_turns": {}}}
     assert "rested on base-game assumptions: none" in api.explain(given, "start").text
     sting = ROOT / "examples" / "judge_second_sting.yaml"
     assert api.answer(sting).questions[0].assumptions is None

@@ -26,7 +26,7 @@ class Dfm:
     # The predicates a state and its questions are given by (the edge-case search shares them between worlds).
     input_predicates: ClassVar[set[str]] = {
         "chapter", "last_step", "init", "init_num", "given_tokens", "given_reserve", "given_nazgul", "omitted",
-        "token_gone", "connected", "act", "choice",
+        "none_given", "token_gone", "connected", "act", "choice",
         "question", "q_action", "q_value", "q_flag", "q_tokens", "q_pairing", "q_setup", "q_plays", "q_outcomes",
         "q_winner",
         "try_call", "try_fixed", "try_slot", "faction", "opponent", "reading_rule",

@@ -53,6 +53,12 @@ STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", 
                 "skill_choices", "pile", "alliance_tokens", "grey_cards", "sauron_steps"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("discard_pile",)
+# The parts of a state that are none when it gives none of their fields (none_given/1: every answer names each, in
+# chapter 1 as the setup's where the setup has none of it, rules/dfm/assumptions.lp).
+NONE_UNLESS_GIVEN = {"stacks": ("stacks",), "eagle": ("eagle",), "tiles": ("tiles",), "allies": ("allies",),
+                  "ring": ("ring", "sauron_steps", "nazgul"), "grey": ("grey", "skills", "skill_choices", "grey_cards"),
+                  "alliance": ("alliance", "alliance_tokens"), "discard_pile": ("pile", "discard_pile", "discards"),
+                  "symbols": ("symbols",), "fortresses": ("fortresses",), "extra_turns": ("extra_turns",)}
 # The fields of a state read together (a card's colour may be given in `colours:` or in its `cards:` entry, once;
 # a player's grey cards on real cards come with their skills; real Alliance tokens held are given by id or counted,
 # the Eagle among them or in `eagle:`; the Nazgul's steps are checked against the Fellowship's and their own).
@@ -370,6 +376,8 @@ class DfmReader:
             _given(state, given, collected)
         with collected.part():
             state.facts += _setup_start(fields, given, chapter)
+        state.facts += [fact("none_given", Const(part)) for part, keys in NONE_UNLESS_GIVEN.items()
+                        if given is None or not any(given.raw(key) is not None for key in keys)]
         for index, (item, line, column, path) in enumerate(fields.items("actions")):  # not a list: no state
             with collected.part():
                 try:

@@ -89,7 +89,8 @@ def test_a_later_chapter_without_a_state_is_located_at_its_chapter_and_a_bad_tur
 
 def test_a_state_that_does_not_say_its_chapter_is_the_start_and_says_so() -> None:
     table = {"game": "dfm", "title": "no chapter", "turn": "sauron",
-             "state": {"coins": {"fellowship": 0, "sauron": 0}, "units": {}, "connections": []},
+             "state": {"coins": {"fellowship": 0, "sauron": 0}, "units": {}, "connections": [],
+                       **{key: value for entry in PARTS.values() for key, value in entry.items()}},
              "questions": [{"id": "coins", "ask": "value", "after": 0, "of": ["coins", "sauron"]}]}
     [coins] = api.answer(table).questions
     assert coins.got == "0" and coins.assumptions == ["setup_start"]
@@ -105,3 +106,31 @@ def test_the_plays_listing_and_the_board_in_words_name_the_setup(cli) -> None:  
     assert code == 0 and "every play rested on base-game assumptions:" in out and "setup_start" in out
     code, out, _ = cli("board", path)
     assert code == 0 and "setup_start" in out
+
+
+# Every part a state may leave out to be none, and a value of it for the table that gives it.
+PARTS = {"stacks": {"stacks": {}}, "eagle": {"eagle": "bottom"}, "tiles": {"tiles": []}, "allies": {"allies": {}},
+         "ring": {"ring": 0}, "grey": {"grey": {}}, "alliance": {"alliance": {}}, "discard_pile": {"discard_pile": 0},
+         "symbols": {"symbols": {}}, "fortresses": {"fortresses": {}}, "extra_turns": {"extra_turns": {}}}
+START = {"coins": {"fellowship": 3, "sauron": 2}, "units": {}, "connections": []}
+
+
+@pytest.mark.parametrize("part", sorted(PARTS))
+def test_a_part_left_out_is_none_and_named_and_given_it_is_not(part: str) -> None:
+    """Issue 66 Build 4: no part of a state is none without the answer saying so: a later chapter's state that
+    leaves out one part names exactly it (assumption none_given(F)); given (even as none), it is not named."""
+    given = {key: value for name, entry in PARTS.items() if name != part for key, value in entry.items()}
+    [left] = api.answer(_table(2, {**START, **given})).questions
+    assert left.assumptions == [f"none_given({part})"]
+    [full] = api.answer(_table(2, {**START, **given, **PARTS[part]})).questions
+    assert full.assumptions == []
+    assert f"none_given({part})" in kbase.load("dfm").assumptions
+
+
+def test_at_the_start_a_part_the_setup_has_none_of_is_the_setups_and_one_it_deals_is_named_as_none() -> None:
+    """In chapter 1 the grey cards, tokens held, discard pile, symbols, Fortresses and extra turns left out are the
+    setup's none (setup_start); the stacks, the Eagle, the tiles, the allies and the Ring track, which the setup
+    deals at random or places, are none and named each (none_given(F))."""
+    [answer] = api.answer(_table(1, dict(START))).questions
+    assert answer.assumptions == ["none_given(allies)", "none_given(eagle)", "none_given(ring)", "none_given(stacks)",
+                                  "none_given(tiles)", "setup_start"]
