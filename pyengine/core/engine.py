@@ -16,7 +16,7 @@ import clingo
 from clingo import ast
 
 from pyengine.core import kb as kbase
-from pyengine.core import moment_states, slicing, stepwise
+from pyengine.core import moment_states, moments, slicing, stepwise
 from pyengine.core.asp import Const, Fact, fact
 from pyengine.core.diskcache import cached
 from pyengine.core.limits import bounded_solve
@@ -212,8 +212,42 @@ def _reading_facts(readings: tuple[tuple[str, str], ...], predicate: str) -> tup
 @cache
 def timeline_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
     """The encodings of a game over moments split once per process: base and the fixed parts, and each step
-    part's statements (pyengine.core.stepwise.split)."""
-    return stepwise.split(program(game, kinds))
+    part's statements (pyengine.core.stepwise.split); of a game written for one state, its encodings rewritten over
+    moments with its step rules (moment_program)."""
+    if one_game(game).timeline:
+        return stepwise.split(program(game, kinds))
+    return moment_program(game, kinds)
+
+
+def moment_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
+    """A game's static encodings for these question kinds and those its step rules read, rewritten over moments
+    (pyengine.core.moments), and its step rules (rules/<game>/steps/), as stepwise.split gives them."""
+    module = one_game(game)
+    kinds = kinds | module.step_kinds
+    rules = Path(rules_dir(), game)
+    fixed, by_part = rewritten_program(game, kinds)
+    step_fixed, step_parts = stepwise.split(_parsed(tuple(rules / "steps" / name for name in module.step_files)))
+    for name, statements in step_parts.items():
+        by_part[name] = [*by_part.get(name, []), *statements]
+    return [*fixed, *step_fixed], by_part
+
+
+def rewritten_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
+    """A game's static encodings for these question kinds rewritten over moments (pyengine.core.moments), without
+    its step rules: the moment 0 of a scenario answers as the static encodings do."""
+    module = one_game(game)
+    rules = Path(rules_dir(), game)
+    kind_files = {kind: [str(rules / name) for name in module.kind_files[kind]] for kind in kinds}
+    always = [str(path) for path in program_files(game, kinds) if path.parent.name == "common" or
+              (path.parent == rules and path.name in module.base_files)]
+    return moments.rewrite(program(game, kinds), module.fluents, module.input_predicates,
+                           {str(rules / name) for name in module.moment_files}, kind_files, always)
+
+
+def over_moments(game: str, facts: Iterable[Fact]) -> bool:
+    """Whether facts are answered over moments: those of a game written over moments, or of a scenario with actions
+    (its facts give the number of its steps, last_step/1)."""
+    return one_game(game).timeline or any(f.name == "last_step" and f.arity == 1 for f in facts)
 
 
 def add_statements(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
@@ -261,7 +295,7 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
     seconds taken."""
     started = time.perf_counter()
     control = clingo.Control(["--warn=none"])
-    if one_game(game).timeline:
+    if over_moments(game, facts):
         ground_timeline(control, game, kinds, facts, views)
     else:
         inputs = frozenset((f.name, f.arity) for f in facts)
