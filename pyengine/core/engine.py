@@ -434,14 +434,14 @@ def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[A
     solves once per set of reading choices. In a game over moments, the units of one group (under one side or
     several) share their timeline: it is grounded once with all their questions and, where their readings differ,
     with the reading choices left open (reading_option/2), then solved once per set of reading choices."""
-    if not scenario.game.timeline and len(sides) > 1:
+    if not scenario.over_moments and len(sides) > 1:
         table = GroundedTable(scenario)
         return [table.answers(side) for side in sides]
     found: list[dict[str, Answer]] = [{} for _ in sides]
     groups: dict[Any, list[tuple[int, Unit]]] = {}
     for index, side in enumerate(sides):
         for unit in units(scenario, side):
-            groups.setdefault(unit.group if scenario.game.timeline else id(unit), []).append((index, unit))
+            groups.setdefault(unit.group if scenario.over_moments else id(unit), []).append((index, unit))
     for members in groups.values():
         play_ids: dict[clingo.Symbol, str] = {}
         for (index, unit), symbols in zip(members, _models([u for _, u in members]), strict=True):
@@ -458,8 +458,9 @@ class GroundedTable:
 
     def __init__(self, scenario: Scenario):
         game = scenario.game
-        if game.timeline:
-            raise ValueError(f"{game.name} is grounded a moment at a time: answer its scenarios with answer_sides")
+        if scenario.over_moments:
+            raise ValueError(f"a {game.name} scenario over moments is grounded a moment at a time: answer it with "
+                             "answer_sides")
         self.scenario = scenario
         self.options = reading_options(game.name)
         # The reading choices as assigned for the last solve: a solve assigns only the ones that change.
@@ -556,7 +557,9 @@ def solve_choosing(control: clingo.Control, options: tuple[tuple[str, str, cling
 
 def _verdict(name: str, atoms: list[Atom]) -> tuple[str | None, list[Reason]]:
     """The verdict and the reasons among the atoms of one question (or one play of a `plays` question)."""
-    verdicts = [_text(args[1]) for kind, args in atoms if kind == "verdict"]
+    # A verdict that names an instance (its id, a string) reads as the id.
+    verdicts = [args[1].string if args[1].type == clingo.SymbolType.String else _text(args[1])
+                for kind, args in atoms if kind == "verdict"]
     if len(verdicts) > 1:
         raise RuntimeError(f"question {name} got several verdicts {verdicts}: a defect of the encodings")
     reasons = sorted((Reason(_text(args[1]), args[2]) for kind, args in atoms if kind == "reason"),

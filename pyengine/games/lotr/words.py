@@ -50,6 +50,11 @@ class LotrWords(CardWords):
             return f"{args[0].number} companions of the player counted, active in play or in the dead pile"
         if evidence.name == "link" and len(args) == 2:
             return f"{self.describe(args[0], state)} counts as {self.describe(args[1], state)}"
+        if evidence.name == "at" and len(args) == 1:
+            return f"the state after step {args[0].number}" if args[0].number else "the state at the start"
+        if evidence.name == "step" and len(args) == 1:
+            action = state.actions[args[0].number] if args[0].number < len(state.actions) else None
+            return f"step {args[0].number + 1}" + (f" ({action.words()})" if action is not None else "")
         if evidence.name == "first" and len(args) == 2:
             return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
         return _card_data_term(evidence) or self._instance_term(evidence, state) or str(evidence)
