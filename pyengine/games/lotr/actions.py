@@ -76,7 +76,7 @@ def read_action(reader: LotrReader, state: State, fields: Fields) -> Action:
     if kind == "kill" and fields.has("on"):
         raise fields.error("on", "a kill names no bearer", expected="on: only with play:")
     owner = state.instances[instance].owner
-    if player != owner:
+    if kind == "play" and player != owner:
         raise fields.error("player", f"{instance!r} is {owner}'s card", expected=f"player: {owner}")
     card = state.instances[instance].card
     if kind == "play" and card.type == "site":
@@ -138,7 +138,7 @@ def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -
     out = [fact("last_step", len(state.actions))]
     for step, action in enumerate(state.actions):
         assert action is not None  # an action not read stops the scenario's questions
-        out.append(fact("act", step, Const(action.player), Term(action.kind, (action.instance,))))
+        out.append(fact("act", step, action.player, Term(action.kind, (action.instance,))))
         if action.via is not None:
             out.append(fact("choice", step, Const("via"), action.via.id))
         if action.via_instance is not None:
