@@ -18,9 +18,10 @@ from typing import Any
 import yaml
 
 ROOT = Path(__file__).resolve().parents[1]
-HEADER = ("# Written again by dev/gemp_sequences.py from the GEMP oracle's file of the same name (round 2), whose state\n"
-          "# was GEMP's after the sequence it ran (kill x): here the state before it, the kill as the one action, and\n"
-          "# the oracle's question asked after it, with where x and the card it bore went, as GEMP had them.\n")
+HEADER = ("# Written again by dev/gemp_sequences.py from the GEMP oracle's file of the same name (round 2), whose\n"
+          "# state was GEMP's after the sequence it ran (kill x): here the state before it, the kill as the one\n"
+          "# action, and the oracle's question asked after it, with where x and the card it bore went, as GEMP had\n"
+          "# them.\n")
 # The zone a card of each type lies in when in play, as GEMP places it.
 IN_PLAY = {"companion": "play", "ally": "support"}
 ZONE_ORDER = ("play", "support", "hand", "draw_deck", "discard", "dead_pile", "stacked", "adventure_path",
@@ -61,7 +62,8 @@ def rewrite(source: Path, card_type: Any) -> str:
             lines += [f"      - {_flow(item)}" for item in player_zones[zone]]
     lines += ["actions:", f"  - {{player: {owner}, kill: x}}", "questions:"]
     question = data["questions"][0]
-    comment = next(line.strip() for line in text.splitlines() if line.strip().startswith("# ") and "sequence run" in line)
+    comment = next(line.strip() for line in text.splitlines()
+                   if line.strip().startswith("# ") and "sequence run" in line)
     lines += ["  - {id: kill, ask: action, step: 1, profile: gemp, expect: done}",
               "  - {id: x-after, ask: value, after: 1, of: zone(x), profile: gemp, expect: dead_pile}"]
     if borne is not None:
