@@ -216,32 +216,7 @@ def timeline_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], d
     moments with its step rules (moment_program)."""
     if one_game(game).timeline:
         return stepwise.split(program(game, kinds))
-    return moment_program(game, kinds)
-
-
-def moment_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
-    """A game's static encodings for these question kinds and those its step rules read, rewritten over moments
-    (pyengine.core.moments), and its step rules (rules/<game>/steps/), as stepwise.split gives them."""
-    module = one_game(game)
-    kinds = kinds | module.step_kinds
-    rules = Path(rules_dir(), game)
-    fixed, by_part = rewritten_program(game, kinds)
-    step_fixed, step_parts = stepwise.split(_parsed(tuple(rules / "steps" / name for name in module.step_files)))
-    for name, statements in step_parts.items():
-        by_part[name] = [*by_part.get(name, []), *statements]
-    return [*fixed, *step_fixed], by_part
-
-
-def rewritten_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
-    """A game's static encodings for these question kinds rewritten over moments (pyengine.core.moments), without
-    its step rules: the moment 0 of a scenario answers as the static encodings do."""
-    module = one_game(game)
-    rules = Path(rules_dir(), game)
-    kind_files = {kind: [str(rules / name) for name in module.kind_files[kind]] for kind in kinds}
-    always = [str(path) for path in program_files(game, kinds) if path.parent.name == "common" or
-              (path.parent == rules and path.name in module.base_files)]
-    return moments.rewrite(program(game, kinds), module.fluents, module.input_predicates,
-                           {str(rules / name) for name in module.moment_files}, kind_files, always)
+    return moments.moment_program(game, kinds)
 
 
 def over_moments(game: str, facts: Iterable[Fact]) -> bool:

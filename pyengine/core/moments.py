@@ -21,7 +21,9 @@ from pathlib import Path
 from clingo import ast
 
 from pyengine.core import stepwise
+from pyengine.core.resources import rules_dir
 from pyengine.core.slicing import Shape, Signature, analyse
+from pyengine.games import game as one_game
 
 # The moment, the parameter of every part over moments (an encoding never uses it as a constant: a test sees to it).
 MOMENT = "t"
@@ -186,3 +188,31 @@ def rewrite(statements: Sequence[ast.AST], fluents: frozenset[Signature], inputs
     by_part[ASK] = [*by_part[ASK], *ask]
     fixed_parts = [*fixed, *joined, *_parse(f"#program {stepwise.MOMENT}({MOMENT})."), *moment]
     return fixed_parts, by_part
+
+
+def rewritten_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
+    """A game's static encodings for these question kinds (pyengine.core.engine.program) rewritten over moments,
+    without its step rules: the moment 0 of a scenario answers as the static encodings do."""
+    from pyengine.core import engine  # the engine asks for this program: imported when it is first built
+
+    module = one_game(game)
+    rules = Path(rules_dir(), game)
+    kind_files = {kind: [str(rules / name) for name in module.kind_files[kind]] for kind in kinds}
+    always = [str(path) for path in engine.program_files(game, kinds) if path.parent.name == "common" or
+              (path.parent == rules and path.name in module.base_files)]
+    return rewrite(engine.program(game, kinds), module.fluents, module.input_predicates,
+                   {str(rules / name) for name in module.moment_files}, kind_files, always)
+
+
+def moment_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
+    """A game's static encodings for these question kinds and those its step rules read, rewritten over moments,
+    and its step rules (rules/<game>/steps/), as stepwise.split gives a program written over moments."""
+    module = one_game(game)
+    fixed, by_part = rewritten_program(game, kinds | module.step_kinds)
+    steps: list[ast.AST] = []
+    for name in module.step_files:
+        ast.parse_files([str(Path(rules_dir(), game, "steps", name))], steps.append)
+    step_fixed, step_parts = stepwise.split(steps)
+    for name, statements in step_parts.items():
+        by_part[name] = [*by_part.get(name, []), *statements]
+    return [*fixed, *step_fixed], by_part
