@@ -4,12 +4,13 @@ moment, sliced, batched, a GroundedTable)."""
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
 
 from benchmarks.lotr_sequence import measure, sequence
-from pyengine.core import engine
+from pyengine.core import engine, kb
 from pyengine.core.engine import GroundedTable, answer
 from pyengine.core.scenario import load_scenario, scenario_from_data
 from pyengine.core.solve_records import recorded_solves
@@ -65,3 +66,11 @@ def test_a_sequence_is_answered_over_moments_and_has_no_grounded_table() -> None
     with recorded_solves() as solves:
         answer(scenario)
     assert len(solves) == 1 and solves[0]["choices"] == 0
+
+
+def test_every_rule_only_steps_fire_is_expected_in_some_scenario_file() -> None:
+    """A rule the edge-case search cannot draw (rule_step_only/1) is named in the expected reasons of some file."""
+    step_only = sorted(r.id for r in kb.load("lotr").rules.values() if r.step_only)
+    expected = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "scenarios").rglob("*.yaml"))
+    assert len(step_only) == 5
+    assert [rule for rule in step_only if not re.search(rf"rules: \[[^\]]*\b{rule}\b", expected)] == []
