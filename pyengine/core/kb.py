@@ -32,12 +32,12 @@ class Rule:
     # The rule fires only on terms of a real card's data that the edge-case search does not draw (an imported
     # pool's filters, requirements and costs): real-card scenario files show it firing (tests/kb/test_term_census.py).
     data_only: bool = False
-    # The rule fires only between the steps of a scenario with actions, which the edge-case search does not draw:
-    # scenario files with actions show it firing (a game test of its steps sees to it).
-    step_only: bool = False
     # Where the rule comes from when no paragraph states it (a card's data as an engine plays it): the paragraphs
     # it cites are then only those the document comes nearest in, and answers say so.
     basis: str = ""
+    # The rule fires only between the steps of a scenario with actions, which the edge-case search does not draw:
+    # scenario files with actions show it firing (a game test of its steps sees to it).
+    step_only: bool = False
 
 
 @dataclass
