@@ -12,6 +12,7 @@ from pyengine.core.asp import Const, Fact, Term, fact
 from pyengine.core.catalog import Card
 from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
+from pyengine.games import LISTING_KINDS
 from pyengine.games.common.reader import check_read
 from pyengine.games.lotr.state import BORNE_TYPES, State
 
@@ -25,7 +26,7 @@ ACTION_FIELDS = {"player", *ACTION_KINDS, "via", "on"}
 STEP_KINDS = ("action", "value")
 VALUES = ("zone", "wounds", "bearer")
 # The question kinds that may be asked after a step (`after:`), besides `value`.
-AFTER_KINDS = ("play", "heal", "killed", "ends_in", "stack")
+AFTER_KINDS = ("play", "heal", "killed", "ends_in", "stack", "plays")
 
 
 @dataclass(frozen=True)
@@ -130,13 +131,22 @@ def _value_of(fields: Fields, state: State) -> tuple[str, str]:
     return name, ref
 
 
+def group_key(kind: str, params: dict[str, Any]) -> Any:
+    """Questions that list every play open at a moment need a timeline of their own, cut at that moment."""
+    return ("plays", params["after"]) if kind in LISTING_KINDS and "after" in params else None
+
+
 def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
     """The facts of a scenario with actions: its number of steps, each step's action and choices, and the moment each
     question is asked at (none for a scenario without actions: it is answered as one state)."""
     if not state.actions:
         return []
-    out = [fact("last_step", len(state.actions))]
-    for step, action in enumerate(state.actions):
+    # A listing (`plays`) reads only its own moment, the last one grounded: the steps after it are left out, so that
+    # the state kept at its moment serves the next listing of the same actions (pyengine.core.moment_states).
+    cut = [p["after"] for _q, kind, p in questions if kind in LISTING_KINDS]
+    actions = state.actions[:cut[0]] if cut else state.actions
+    out = [fact("last_step", len(actions))]
+    for step, action in enumerate(actions):
         assert action is not None  # an action not read stops the scenario's questions
         out.append(fact("act", step, action.player, Term(action.kind, (action.instance,))))
         if action.via is not None:
@@ -148,7 +158,7 @@ def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -
     for q, kind, params in questions:
         if kind == "action":
             out += [fact("q_action", q, params["step"] - 1), fact("q_at", q, params["step"] - 1)]
-        else:
+        elif kind not in LISTING_KINDS:  # a listing is asked at its timeline's last moment (steps/questions.lp)
             out.append(fact("q_at", q, params.get("after", 0)))
         if kind == "value":
             name, instance = params["of"]

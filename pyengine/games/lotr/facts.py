@@ -13,7 +13,7 @@ from pyengine.core.catalog import Card, Catalog, MemoryCatalog
 from pyengine.core.text import exact_title, title_key
 from pyengine.games.common.facts import CardFacts
 from pyengine.games.lotr import filters
-from pyengine.games.lotr.actions import step_facts
+from pyengine.games.lotr.actions import group_key, step_facts
 from pyengine.games.lotr.state import ABILITIES, NAME, PHASES, State
 
 # A tree node's combinator as rules/lotr/filters.lp names it (`not` is a word clingo reserves).
@@ -200,6 +200,10 @@ class LotrFacts(CardFacts):
             if params.get("via") is not None:
                 cards[params["via"].id] = params["via"]
         return out + consulted_facts(cards, played)
+
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        """In a scenario with actions, a `plays` question needs a timeline of its own (actions.group_key)."""
+        return group_key(kind, params)
 
     def state_facts(self, state: State, cards: dict[str, Card]) -> list[Fact]:
         """The facts of the players, the current site, each instance and the turn; each instance's card added to

@@ -66,7 +66,7 @@ class Lotr(CardGame):
         "deck": {"player"},
         "coexist": {"cards", "in", "players", "counts"},
         "card": {"card"},
-        "plays": {"player"}, "stack": {"instance", "on", "via", "after"},
+        "plays": {"player", "after"}, "stack": {"instance", "on", "via", "after"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),

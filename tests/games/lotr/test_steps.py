@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from benchmarks.lotr_sequence import measure, sequence
-from pyengine.core import engine, kb
+from benchmarks.lotr_sequence import measure, plays_after_last, sequence
+from pyengine.core import engine, kb, moment_states
 from pyengine.core.engine import GroundedTable, answer
 from pyengine.core.scenario import load_scenario, scenario_from_data
 from pyengine.core.solve_records import recorded_solves
@@ -65,7 +65,8 @@ def test_a_sequence_is_answered_over_moments_and_has_no_grounded_table() -> None
         GroundedTable(scenario)
     with recorded_solves() as solves:
         answer(scenario)
-    assert len(solves) == 1 and solves[0]["choices"] == 0
+    # One timeline for the steps' questions, and one for each `plays` listing, cut at its moment.
+    assert len(solves) == 3 and all(s["choices"] == 0 for s in solves)
 
 
 def test_every_rule_only_steps_fire_is_expected_in_some_scenario_file() -> None:
@@ -74,3 +75,22 @@ def test_every_rule_only_steps_fire_is_expected_in_some_scenario_file() -> None:
     expected = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "scenarios").rglob("*.yaml"))
     assert len(step_only) == 5
     assert [rule for rule in step_only if not re.search(rf"rules: \[[^\]]*\b{rule}\b", expected)] == []
+
+
+def test_plays_after_the_last_action_from_the_state_kept_answers_as_from_the_start() -> None:
+    moment_states.clear()
+    fresh = measure_plays(30)
+    _seconds, figures = plays_after_last(30)  # the listing after action 29 keeps its state; the next starts there
+    assert figures["from_moment"] == 29 and figures["choices"] == 0
+    assert measure_plays(30, keep=True) == fresh
+
+
+def measure_plays(steps: int, keep: bool = False) -> dict[str, list[str]]:
+    """The legal and illegal plays of alice after the last of `steps` actions (from the start, unless `keep`)."""
+    if not keep:
+        moment_states.clear()
+    data = sequence(steps)
+    asked = {**data, "questions": [{"id": "p", "ask": "plays", "player": "alice", "after": steps}]}
+    found = answer(scenario_from_data(asked, "<plays>"))[0]
+    assert found.plays
+    return found.play_sets()
