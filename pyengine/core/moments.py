@@ -98,10 +98,6 @@ class _AddMoment(ast.Transformer):
         return node.update(symbol=self._function(symbol))
 
 
-def _variables(arity: int) -> str:
-    return ",".join(f"X{i}" for i in range(arity))
-
-
 def _atom(name: str, arity: int, moment: str | None = None) -> str:
     """An atom of a predicate over fresh variables (with a moment term last, where given)."""
     arguments = [*(f"X{i}" for i in range(arity)), *([moment] if moment is not None else [])]
@@ -120,11 +116,12 @@ def _body(text: str) -> list[ast.AST]:
     return [s for s in _parse(text) if s.ast_type != ast.ASTType.Program]
 
 
-def bridges(temporal: set[Signature], fluents: frozenset[Signature], question_inputs: set[Signature],
-            kind_parts: dict[str, list[str]], always: list[str]) -> tuple[list[ast.AST], list[ast.AST]]:
+def bridges(fluents: frozenset[Signature], question_inputs: set[Signature], kind_parts: dict[str, list[str]],
+            always: list[str]) -> tuple[list[ast.AST], list[ast.AST]]:
     """What joins the rewritten program to the input and to the moments: in base, the input fluents as the state
     at moment 0 (next/2); the parts `parts`, `moment` and `ask` (a fluent at moment t read from next/2, a question's
-    inputs at the moment it is asked at, and which parts a question asked at a moment fires)."""
+    inputs at the moment it is asked at, q_at/2: their first argument is the question, and which parts a question
+    asked at a moment fires)."""
     t = MOMENT
     base = [f"next({_atom(n, a)}, 0) :- {_atom(n, a)}." for n, a in sorted(fluents)]
     moment = [f"{_atom(n, a, t)} :- next({_atom(n, a)}, {t})." for n, a in sorted(fluents)]
@@ -183,7 +180,7 @@ def rewrite(statements: Sequence[ast.AST], fluents: frozenset[Signature], inputs
     question_inputs = {p for p in start if p not in fluents}
     kind_parts = {kind: sorted({ask_part(f) for f in names} & set(parts)) for kind, names in kind_files.items()}
     always = sorted({ask_part(f) for f in always_files} & set(parts))
-    joined, ask = bridges(temporal, fluents, question_inputs, kind_parts, always)
+    joined, ask = bridges(fluents, question_inputs, kind_parts, always)
     by_part = {name: [*_parse(f"#program {name}({MOMENT})."), *body] for name, body in parts.items()}
     by_part[ASK] = [*by_part[ASK], *ask]
     fixed_parts = [*fixed, *joined, *_parse(f"#program {stepwise.MOMENT}({MOMENT})."), *moment]
