@@ -132,7 +132,9 @@ def _value_of(fields: Fields, state: State) -> tuple[str, str]:
 
 
 def group_key(kind: str, params: dict[str, Any]) -> Any:
-    """Questions that list every play open at a moment need a timeline of their own, cut at that moment."""
+    """In a scenario with actions, a question listing every play open after a step (`after:`, which the reader
+    gives each such question of a file with actions) needs a timeline of its own, cut at that moment; any other
+    question may share one (a file without actions: every question)."""
     return ("plays", params["after"]) if kind in LISTING_KINDS and "after" in params else None
 
 
@@ -143,7 +145,7 @@ def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -
         return []
     # A listing (`plays`) reads only its own moment, the last one grounded: the steps after it are left out, so that
     # the state kept at its moment serves the next listing of the same actions (pyengine.core.moment_states).
-    cut = [p["after"] for _q, kind, p in questions if kind in LISTING_KINDS]
+    cut = [p["after"] for _q, kind, p in questions if kind in LISTING_KINDS and "after" in p]
     actions = state.actions[:cut[0]] if cut else state.actions
     out = [fact("last_step", len(actions))]
     for step, action in enumerate(actions):

@@ -94,3 +94,13 @@ def measure_plays(steps: int, keep: bool = False) -> dict[str, list[str]]:
     found = answer(scenario_from_data(asked, "<plays>"))[0]
     assert found.plays
     return found.play_sets()
+
+
+def test_the_questions_of_a_file_without_actions_share_one_grounding_as_before() -> None:
+    files = [p for p in (ROOT / "tests" / "scenarios").rglob("*.yaml")
+             if "lotr" in p.parent.name and "\nactions:" not in p.read_text(encoding="utf-8")]
+    assert len(files) > 50
+    for path in files:
+        scenario = load_scenario(path)
+        assert all(scenario.game.writer.group_key(q.kind, q.params) is None for q in scenario.questions), path
+        assert all("after" not in q.params for q in scenario.questions), path
