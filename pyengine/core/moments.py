@@ -18,7 +18,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from clingo import ast
+from clingo import Number, ast
 
 from pyengine.core import stepwise
 from pyengine.core.resources import rules_dir
@@ -98,22 +98,42 @@ class _AddMoment(ast.Transformer):
         return node.update(symbol=self._function(symbol))
 
 
-def _atom(name: str, arity: int, moment: str | None = None) -> str:
-    """An atom of a predicate over fresh variables (with a moment term last, where given)."""
-    arguments = [*(f"X{i}" for i in range(arity)), *([moment] if moment is not None else [])]
-    return f"{name}({','.join(arguments)})" if arguments else name
+# Where the statements the rewrite adds say they come from.
+_HERE = ast.Location(ast.Position("<moments>", 1, 1), ast.Position("<moments>", 1, 1))
 
 
-def _parse(text: str) -> list[ast.AST]:
-    """The statements of a program text, its #program statements included."""
-    found: list[ast.AST] = []
-    ast.parse_string(text, found.append)
-    return found
+def _term(name: str, arguments: Sequence[ast.AST] = ()) -> ast.AST:
+    """A function term (a constant without arguments)."""
+    return ast.Function(_HERE, name, list(arguments), False)
 
 
-def _body(text: str) -> list[ast.AST]:
-    """The statements of a program text without the #program base the parser puts first (to join a part)."""
-    return [s for s in _parse(text) if s.ast_type != ast.ASTType.Program]
+def _fresh(arity: int) -> list[ast.AST]:
+    """Fresh variables X0, X1, ... for the arguments of a predicate."""
+    return [ast.Variable(_HERE, f"X{i}") for i in range(arity)]
+
+
+def _atom(name: str, arity: int, moment: bool = False) -> ast.AST:
+    """An atom of a predicate over fresh variables, with the moment last where asked."""
+    return _term(name, [*_fresh(arity), *([_term(MOMENT)] if moment else [])])
+
+
+def _literal(atom: ast.AST) -> ast.AST:
+    return ast.Literal(_HERE, ast.Sign.NoSign, ast.SymbolicAtom(atom))
+
+
+def _rule(head: ast.AST, *body: ast.AST) -> ast.AST:
+    """A rule `head :- body.` of atoms."""
+    return ast.Rule(_HERE, _literal(head), [_literal(b) for b in body])
+
+
+def _part(name: str) -> ast.AST:
+    """The #program statement of a part over moments."""
+    return ast.Program(_HERE, name, [ast.Id(_HERE, MOMENT)])
+
+
+def _shown(name: str, arity: int) -> ast.AST:
+    """`#show p(X0, ...) : p(X0, ..., t).`: an atom of the closure shown without its moment."""
+    return ast.ShowTerm(_HERE, _atom(name, arity), [_literal(_atom(name, arity, moment=True))])
 
 
 def bridges(fluents: frozenset[Signature], question_inputs: set[Signature], kind_parts: dict[str, list[str]],
@@ -122,19 +142,20 @@ def bridges(fluents: frozenset[Signature], question_inputs: set[Signature], kind
     at moment 0 (next/2); the parts `parts`, `moment` and `ask` (a fluent at moment t read from next/2, a question's
     inputs at the moment it is asked at, q_at/2: their first argument is the question, and which parts a question
     asked at a moment fires)."""
-    t = MOMENT
-    base = [f"next({_atom(n, a)}, 0) :- {_atom(n, a)}." for n, a in sorted(fluents)]
-    moment = [f"{_atom(n, a, t)} :- next({_atom(n, a)}, {t})." for n, a in sorted(fluents)]
-    ask = [f"{_atom(n, a, t)} :- {_atom(n, a)}, q_at(X0, {t})." for n, a in sorted(question_inputs) if a]
-    fired = [f"step_part({t}, {ASK}) :- q_at(_Q, {t})."]
-    fired += [f"step_part({t}, {part}) :- q_at(_Q, {t})." for part in always]
-    fired += [f"step_part({t}, {part}) :- q_at(Q, {t}), question(Q, {kind})."
+    t = _term(MOMENT)
+    zero = ast.SymbolicTerm(_HERE, Number(0))
+    question, any_question = ast.Variable(_HERE, "Q"), ast.Variable(_HERE, "_Q")
+    base = [ast.Program(_HERE, "base", []), ast.ShowSignature(_HERE, "", 0, True),
+            ast.Defined(_HERE, "q_at", 2, True), *(ast.Defined(_HERE, n, a, True) for n, a in sorted(fluents)),
+            *(_rule(_term("next", [_atom(n, a), zero]), _atom(n, a)) for n, a in sorted(fluents))]
+    fired = [_rule(_term("step_part", [t, _term(part)]), _term("q_at", [any_question, t])) for part in [ASK, *always]]
+    fired += [_rule(_term("step_part", [t, _term(part)]), _term("q_at", [question, t]),
+                    _term("question", [question, _term(kind)]))
               for kind, parts in sorted(kind_parts.items()) for part in parts]
-    declared = [f"#defined {n}/{a}." for n, a in sorted(fluents)]
-    program = "\n".join(["#program base.", "#show.", "#defined q_at/2.", *declared, *base])
-    parts_text = "\n".join([f"#program {stepwise.PARTS}({t}).", *fired,
-                            f"#program {stepwise.MOMENT}({t}).", *moment])
-    return _parse(program) + _parse(parts_text), _body("\n".join(ask))
+    moment = [_rule(_atom(n, a, moment=True), _term("next", [_atom(n, a), t])) for n, a in sorted(fluents)]
+    ask = [_rule(_atom(n, a, moment=True), _atom(n, a), _term("q_at", [_fresh(1)[0], t]))
+           for n, a in sorted(question_inputs) if a]
+    return [*base, _part(stepwise.PARTS), *fired, _part(stepwise.MOMENT), *moment], ask
 
 
 def rewrite(statements: Sequence[ast.AST], fluents: frozenset[Signature], inputs: set[str], moment_files: set[str],
@@ -161,8 +182,7 @@ def rewrite(statements: Sequence[ast.AST], fluents: frozenset[Signature], inputs
     for statement, shape, file in zip(statements, shapes, files, strict=True):
         kind = statement.ast_type
         if kind == ast.ASTType.ShowSignature and (statement.name, statement.arity) in temporal:
-            name, arity = statement.name, statement.arity
-            parts[ASK] += _body(f"#show {_atom(name, arity)} : {_atom(name, arity, MOMENT)}.")
+            parts[ASK].append(_shown(statement.name, statement.arity))
         elif kind == ast.ASTType.ShowTerm and shape.mentions & temporal:
             parts[ASK].append(add(statement))
         elif kind == ast.ASTType.Defined and (statement.name, statement.arity) in temporal:
@@ -181,9 +201,9 @@ def rewrite(statements: Sequence[ast.AST], fluents: frozenset[Signature], inputs
     kind_parts = {kind: sorted({ask_part(f) for f in names} & set(parts)) for kind, names in kind_files.items()}
     always = sorted({ask_part(f) for f in always_files} & set(parts))
     joined, ask = bridges(fluents, question_inputs, kind_parts, always)
-    by_part = {name: [*_parse(f"#program {name}({MOMENT})."), *body] for name, body in parts.items()}
+    by_part = {name: [_part(name), *body] for name, body in parts.items()}
     by_part[ASK] = [*by_part[ASK], *ask]
-    fixed_parts = [*fixed, *joined, *_parse(f"#program {stepwise.MOMENT}({MOMENT})."), *moment]
+    fixed_parts = [*fixed, *joined, _part(stepwise.MOMENT), *moment]
     return fixed_parts, by_part
 
 
