@@ -130,7 +130,7 @@ def _assumptions(scenario: Scenario, found: list[str]) -> list[str] | None:
 
 def _before(scenario: Scenario, found: dict[str, str]) -> dict[str, str] | None:
     """The readings the steps before an answer rested on, for a game over moments (None for the others)."""
-    return found if scenario.game.timeline else None
+    return found if scenario.over_moments else None
 
 
 def _play(scenario: Scenario, play: Play, words: dict[Any, str]) -> PlayResult:
@@ -207,8 +207,9 @@ class Table:
     def __init__(self, scenario: Scenario):
         from pyengine.core.engine import GroundedTable
 
-        if scenario.game.timeline:
-            raise InputError(f"a {scenario.game.name} scenario is grounded a moment at a time and has no table",
+        if scenario.over_moments:
+            raise InputError(f"a {scenario.game.name} scenario over moments is grounded a moment at a time and has no "
+                             "table",
                              file=scenario.path, field="game",
                              expected="a scenario of a game whose state is one moment (a card game)")
         self.scenario = scenario

@@ -192,7 +192,7 @@ def answer_many(items: list[tuple[Scenario, dict[str, str]]]) -> list[list[Answe
         try:
             # A game over moments is grounded a moment at a time (pyengine.core.stepwise), each scenario's timelines
             # once for all its units (engine.answer), never keyed into a batch.
-            if scenario.game.timeline:
+            if scenario.over_moments:
                 results[index] = answer(scenario, overrides)
                 continue
             found = units(scenario, overrides)
@@ -219,7 +219,7 @@ def answer_many(items: list[tuple[Scenario, dict[str, str]]]) -> list[list[Answe
             except Exception as error:  # this scenario's defect; the others' answers stand
                 results[index] = error
     for index, (scenario, _) in enumerate(items):
-        if not isinstance(results[index], Exception) and not scenario.game.timeline:
+        if not isinstance(results[index], Exception) and not scenario.over_moments:
             results[index] = [answers[index][q.id] for q in scenario.questions]
     return results
 

@@ -16,7 +16,7 @@ import clingo
 from clingo import ast
 
 from pyengine.core import kb as kbase
-from pyengine.core import moment_states, slicing, stepwise
+from pyengine.core import moment_states, moments, slicing, stepwise
 from pyengine.core.asp import Const, Fact, fact
 from pyengine.core.diskcache import cached
 from pyengine.core.limits import bounded_solve
@@ -212,8 +212,17 @@ def _reading_facts(readings: tuple[tuple[str, str], ...], predicate: str) -> tup
 @cache
 def timeline_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
     """The encodings of a game over moments split once per process: base and the fixed parts, and each step
-    part's statements (pyengine.core.stepwise.split)."""
-    return stepwise.split(program(game, kinds))
+    part's statements (pyengine.core.stepwise.split); of a game written for one state, its encodings rewritten over
+    moments with its step rules (moment_program)."""
+    if one_game(game).timeline:
+        return stepwise.split(program(game, kinds))
+    return moments.moment_program(game, kinds)
+
+
+def over_moments(game: str, facts: Iterable[Fact]) -> bool:
+    """Whether facts are answered over moments: those of a game written over moments, or of a scenario with actions
+    (its facts give the number of its steps, last_step/1)."""
+    return one_game(game).timeline or any(f.name == "last_step" and f.arity == 1 for f in facts)
 
 
 def add_statements(control: clingo.Control, statements: Iterable[ast.AST]) -> None:
@@ -261,7 +270,7 @@ def solve(game: str, facts: list[Fact], kinds: frozenset[str], views: tuple[Path
     seconds taken."""
     started = time.perf_counter()
     control = clingo.Control(["--warn=none"])
-    if one_game(game).timeline:
+    if over_moments(game, facts):
         ground_timeline(control, game, kinds, facts, views)
     else:
         inputs = frozenset((f.name, f.arity) for f in facts)
@@ -400,14 +409,14 @@ def answer_sides(scenario: Scenario, sides: list[dict[str, str]]) -> list[list[A
     solves once per set of reading choices. In a game over moments, the units of one group (under one side or
     several) share their timeline: it is grounded once with all their questions and, where their readings differ,
     with the reading choices left open (reading_option/2), then solved once per set of reading choices."""
-    if not scenario.game.timeline and len(sides) > 1:
+    if not scenario.over_moments and len(sides) > 1:
         table = GroundedTable(scenario)
         return [table.answers(side) for side in sides]
     found: list[dict[str, Answer]] = [{} for _ in sides]
     groups: dict[Any, list[tuple[int, Unit]]] = {}
     for index, side in enumerate(sides):
         for unit in units(scenario, side):
-            groups.setdefault(unit.group if scenario.game.timeline else id(unit), []).append((index, unit))
+            groups.setdefault(unit.group if scenario.over_moments else id(unit), []).append((index, unit))
     for members in groups.values():
         play_ids: dict[clingo.Symbol, str] = {}
         for (index, unit), symbols in zip(members, _models([u for _, u in members]), strict=True):
@@ -424,8 +433,9 @@ class GroundedTable:
 
     def __init__(self, scenario: Scenario):
         game = scenario.game
-        if game.timeline:
-            raise ValueError(f"{game.name} is grounded a moment at a time: answer its scenarios with answer_sides")
+        if scenario.over_moments:
+            raise ValueError(f"a {game.name} scenario over moments is grounded a moment at a time: answer it with "
+                             "answer_sides")
         self.scenario = scenario
         self.options = reading_options(game.name)
         # The reading choices as assigned for the last solve: a solve assigns only the ones that change.
@@ -522,7 +532,9 @@ def solve_choosing(control: clingo.Control, options: tuple[tuple[str, str, cling
 
 def _verdict(name: str, atoms: list[Atom]) -> tuple[str | None, list[Reason]]:
     """The verdict and the reasons among the atoms of one question (or one play of a `plays` question)."""
-    verdicts = [_text(args[1]) for kind, args in atoms if kind == "verdict"]
+    # A verdict that names an instance (its id, a string) reads as the id.
+    verdicts = [args[1].string if args[1].type == clingo.SymbolType.String else _text(args[1])
+                for kind, args in atoms if kind == "verdict"]
     if len(verdicts) > 1:
         raise RuntimeError(f"question {name} got several verdicts {verdicts}: a defect of the encodings")
     reasons = sorted((Reason(_text(args[1]), args[2]) for kind, args in atoms if kind == "reason"),

@@ -35,6 +35,9 @@ class Rule:
     # Where the rule comes from when no paragraph states it (a card's data as an engine plays it): the paragraphs
     # it cites are then only those the document comes nearest in, and answers say so.
     basis: str = ""
+    # The rule fires only between the steps of a scenario with actions, which the edge-case search does not draw:
+    # scenario files with actions show it firing (a game test of its steps sees to it).
+    step_only: bool = False
 
 
 @dataclass
@@ -107,7 +110,8 @@ def _from_json(text: str) -> KnowledgeBase:
     kb = KnowledgeBase(data["game"], profiles=data["profiles"], assumptions=data["assumptions"])
     for r in data["rules"].values():
         kb.rules[r["id"]] = Rule(r["id"], r["text"], pairs(r["sources"]), pairs(r["readings"]), pairs(r["examples"]),
-                                 int(r["min_instances"]), bool(r["data_only"]), str(r.get("basis", "")))
+                                 int(r["min_instances"]), bool(r["data_only"]), str(r.get("basis", "")),
+                                 bool(r.get("step_only", False)))
     for r in data["readings"].values():
         choices = {c["value"]: Choice(c["value"], c["text"], c["paragraphs"], pairs(c["others"]))
                    for c in r["choices"].values()}
@@ -146,6 +150,8 @@ def _read(game: str) -> KnowledgeBase:
             kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).basis = _text(args[1])
         elif atom.name == "rule_data_only":
             kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).data_only = True
+        elif atom.name == "rule_step_only":
+            kb.rules.setdefault(str(args[0]), Rule(str(args[0]))).step_only = True
         elif atom.name == "reading_text":
             kb.readings.setdefault(str(args[0]), Reading(str(args[0]))).text = _text(args[1])
         elif atom.name == "reading_default":

@@ -47,6 +47,12 @@ class Scenario:
     questions: list[Question] = field(default_factory=list)
 
     @property
+    def over_moments(self) -> bool:
+        """Whether the scenario is answered over moments (pyengine.core.stepwise): a game written over moments, or a
+        scenario with actions (a state without them is one moment, answered by the static encodings)."""
+        return self.game.timeline or bool(getattr(self.state, "actions", None))
+
+    @property
     def kb(self) -> kbase.KnowledgeBase:
         return kbase.load(self.game.name)
 

@@ -84,6 +84,14 @@ class Game(Protocol):
     # The shared encodings (rules/common) it loads, and whether its encodings run over moments (pyengine.core.stepwise).
     common_files: tuple[str, ...]
     timeline: bool
+    # For a game whose encodings are written for one state (not `timeline`), what a scenario with actions needs to be
+    # answered over moments (pyengine.core.moments): the input predicates a step can change, the files of
+    # rules/<game>/ whose rules may be grounded at every moment, the step files of rules/<game>/steps/, and the
+    # question kinds whose files the step rules read.
+    fluents: frozenset[tuple[str, int]]
+    moment_files: tuple[str, ...]
+    step_files: tuple[str, ...]
+    step_kinds: frozenset[str]
     # The file of rules/<game>/ showing which instances in play the rules find active (conformance packs), if any.
     activity_view: str | None
     base_files: tuple[str, ...]

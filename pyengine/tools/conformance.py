@@ -142,6 +142,10 @@ def export(paths: Iterable[str | Path], out: str | Path, progress: Any = None) -
             if game in GAME_NAMES and one_game(game).timeline:
                 skipped.append(SkippedFile(str(path), f"a {game} scenario asks about moments of a whole game; "
                                                       "packs hold the card games' states"))
+            elif isinstance(data, dict) and data.get("actions"):
+                skipped.append(SkippedFile(str(path), f"a {game} scenario with actions asks about the moments after "
+                                                      "its steps; packs hold one state each (traces are not written "
+                                                      "yet)"))
             else:
                 entries.extend(_entries(path))
         except InputError as error:

@@ -375,8 +375,8 @@ def firing_rules(game: str, rules: list[str], max_cards: int, max_instances: int
     groups: dict[tuple[tuple[str, str], ...], list[str]] = {}
     fired: dict[str, bool] = {}
     for rule in rules:
-        if kb.rules[rule].min_instances > max_instances or kb.rules[rule].data_only:
-            fired[rule] = True  # its state is beyond the bound or its card data beyond the search: not dead
+        if kb.rules[rule].min_instances > max_instances or kb.rules[rule].data_only or kb.rules[rule].step_only:
+            fired[rule] = True  # its state, its card data or its steps are beyond the search: not dead
             continue
         groups.setdefault(tuple(kb.rules[rule].readings[:1]), []).append(rule)
     generator = Path(rules_dir(), "search", f"{game}.lp").read_text(encoding="utf-8")

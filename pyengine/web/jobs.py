@@ -89,7 +89,7 @@ def _kept_table(job: dict[str, Any]) -> api.Table | None:
         _TABLES.move_to_end(key)
         return _TABLES[key]
     scenario = _table(job)
-    if scenario.game.timeline:
+    if scenario.over_moments:
         return None
     _TABLES[key] = api.Table(scenario)
     while len(_TABLES) > TABLES_KEPT:

@@ -81,6 +81,12 @@ BAD_INPUTS = {
     "marvel_deck_without_identity.yaml": ("5:10", "a Marvel deck needs its identity", "identity: a hero"),
     "dfm_unknown_cited_document.yaml": ("2:9", "unknown document 'dfm_basis' of game dfm",
                                         "DOCUMENT:PARAGRAPH of one of the game's documents", "did you mean 'dfm_base'"),
+    "lotr_action_two_kinds.yaml": ("7:34", "actions[0].play: the action names 2 kinds of action",
+                                   "exactly one of kill: ID or play: ID"),
+    "lotr_action_unknown_instance.yaml": ("7:21", "actions[0].kill: no instance 'mery'", "did you mean 'merry'"),
+    "lotr_after_beyond_steps.yaml": ("9:18", "questions[0].after: the scenario has 1 actions", "0 to 1"),
+    "lotr_value_bad_of.yaml": ("9:28", "questions[0].of: got 'place(merry)'", "zone(ID), wounds(ID) or bearer(ID)"),
+    "lotr_play_of_another_players_card.yaml": ("8:6", "'merry' is alice's card", "player: alice"),
 }
 
 

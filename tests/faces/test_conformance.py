@@ -129,3 +129,12 @@ def test_export_of_a_bad_file_writes_nothing(cli, tmp_path: Path) -> None:
     code, out, err = cli("conformance", "export", str(TABLES[0]), str(bad), "--out", str(target))
     assert (code, out) == (2, "") and f"error: {bad}:" in err
     assert not target.exists() and list(tmp_path.iterdir()) == []
+
+
+def test_export_skips_a_scenario_with_actions_and_says_why(cli, tmp_path: Path) -> None:
+    sequence = ROOT / "tests" / "scenarios" / "lotr_steps" / "kill.yaml"
+    target = tmp_path / "pack.jsonl"
+    code, out, err = cli("conformance", "export", str(TABLES[0]), str(sequence), "--out", str(target))
+    assert code == 0, err
+    assert "of 1 files" in out and "kill.yaml" in out and "a lotr scenario with actions" in out
+    assert _lines(target) and "merry" not in target.read_text(encoding="utf-8")

@@ -24,7 +24,7 @@ DOCUMENTS = [d for g in GAMES for d in GAME_DOCUMENTS[g]]
 def _documented(game: str) -> set[str]:
     """The predicates a doc block (mkdoclingo's `%*! head(...)`, one predicate a block) describes, in the game's
     encodings, its hand-written facts, its search space and the shared encodings."""
-    files = [*Path(rules_dir(), game).glob("*.lp"), *Path(facts_dir(), game).glob("*.lp"),
+    files = [*Path(rules_dir(), game).rglob("*.lp"), *Path(facts_dir(), game).glob("*.lp"),
              *Path(rules_dir(), "common").glob("*.lp"), Path(rules_dir(), "search", f"{game}.lp")]
     heads = set()
     for path in files:

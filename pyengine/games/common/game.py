@@ -15,6 +15,12 @@ class CardGame:
     # (pyengine.core.stepwise): a card game's state is one moment, grounded in one call.
     common_files: ClassVar[tuple[str, ...]] = ("readings.lp", "verdicts.lp")
     timeline: ClassVar[bool] = False
+    # A card game answers a scenario with actions over moments (pyengine.core.moments) where it names its fluents,
+    # the files of its rules grounded at every moment, its step files and the question kinds they read.
+    fluents: ClassVar[frozenset[tuple[str, int]]] = frozenset()
+    moment_files: ClassVar[tuple[str, ...]] = ()
+    step_files: ClassVar[tuple[str, ...]] = ()
+    step_kinds: ClassVar[frozenset[str]] = frozenset()
     # A view of the game's state rules (a file of rules/<game>/ that shows activity/3): which instances in play the
     # rules find active, for the conformance kit's resolved states; None where the game has no such notion.
     activity_view: ClassVar[str | None] = None

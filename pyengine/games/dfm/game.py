@@ -42,6 +42,11 @@ class Dfm:
     common_files: ClassVar[tuple[str, ...]] = ("readings.lp",)
     # Its encodings run over moments, grounded one at a time (pyengine.core.stepwise, rules/dfm/state.lp).
     timeline: ClassVar[bool] = True
+    # Written over moments itself: nothing of it is rewritten (pyengine.core.moments).
+    fluents: ClassVar[frozenset[tuple[str, int]]] = frozenset()
+    moment_files: ClassVar[tuple[str, ...]] = ()
+    step_files: ClassVar[tuple[str, ...]] = ()
+    step_kinds: ClassVar[frozenset[str]] = frozenset()
     # A moment of the Duel has no cards in play to find active (the conformance kit leaves the game out).
     activity_view: ClassVar[str | None] = None
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "layout.lp", "connections.lp", "calls.lp", "turns.lp",

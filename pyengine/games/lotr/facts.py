@@ -13,6 +13,7 @@ from pyengine.core.catalog import Card, Catalog, MemoryCatalog
 from pyengine.core.text import exact_title, title_key
 from pyengine.games.common.facts import CardFacts
 from pyengine.games.lotr import filters
+from pyengine.games.lotr.actions import group_key, step_facts
 from pyengine.games.lotr.state import ABILITIES, NAME, PHASES, State
 
 # A tree node's combinator as rules/lotr/filters.lp names it (`not` is a word clingo reserves).
@@ -183,15 +184,26 @@ class LotrFacts(CardFacts):
     def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
         """As for every card game, with the facts of the cards' data that only a test or a play consults
         (consulted_facts): a play's card, or, for a player's plays, every card of the player's."""
-        out = super().facts(state, questions)
+        out = super().facts(state, questions) + step_facts(state, questions)
         cards = {inst.card.id: inst.card for inst in state.instances.values()}
         played = {state.instances[p["instance"]].card.id for _q, kind, p in questions if kind == "play"}
+        for action in state.actions:  # a play action asks the play question of its step (rules/lotr/steps/play.lp)
+            if action is not None and action.kind == "play":
+                played.add(state.instances[action.instance].card.id)
+                if action.via is not None:
+                    cards[action.via.id] = action.via
+                    out.append(fact("asked_with", action.instance, action.via.id))
+                    out.extend(self.card_facts(action.via, state.catalog))
         played |= {inst.card.id for _q, kind, p in questions if kind == "plays" for inst in state.instances.values()
                    if inst.owner == p["player"]}
         for _q, _kind, params in questions:
             if params.get("via") is not None:
                 cards[params["via"].id] = params["via"]
         return out + consulted_facts(cards, played)
+
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        """In a scenario with actions, a `plays` question needs a timeline of its own (actions.group_key)."""
+        return group_key(kind, params)
 
     def state_facts(self, state: State, cards: dict[str, Card]) -> list[Fact]:
         """The facts of the players, the current site, each instance and the turn; each instance's card added to

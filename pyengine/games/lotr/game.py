@@ -32,7 +32,17 @@ class Lotr(CardGame):
         "card_requirement_unread", "card_cost", "card_own_cost_change", "card_play_modifier", "ability_condition",
         "card_starts_with_ring", "card_incomplete", "asked_with", "card_attribute_modifier", "card_tests",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
-        "q_stack_via_instance", "card_ability_phase", "q_play_on", "unique_limit"}
+        "q_stack_via_instance", "card_ability_phase", "q_play_on", "unique_limit",
+        "act", "choice", "last_step", "q_at", "q_action", "q_value"}
+    # What a step can change (the state's predicates besides the cards), the file whose rules are grounded at every
+    # moment of a sequence, the step rules (rules/lotr/steps/) and the question kinds whose files they read
+    # (pyengine.core.moments).
+    fluents: ClassVar[frozenset[tuple[str, int]]] = frozenset({
+        ("in_zone", 2), ("wounds", 2), ("stacked_on", 2), ("borne_by", 2), ("inactive", 1), ("marked_active", 1),
+        ("phase", 1), ("fellowship_player", 1), ("current_site", 1)})
+    moment_files: ClassVar[tuple[str, ...]] = ("state.lp",)
+    step_files: ClassVar[tuple[str, ...]] = ("state.lp", "kill.lp", "play.lp", "questions.lp")
+    step_kinds: ClassVar[frozenset[str]] = frozenset({"killed", "play"})
     # The file of rules/lotr/ showing which instances in play the rules find active (conformance packs).
     activity_view: ClassVar[str | None] = "show_activity.lp"
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).
@@ -45,21 +55,24 @@ class Lotr(CardGame):
         "coexist": ("play.lp", "coexist.lp", "deck.lp"), "card": ("card_data.lp",),
         "plays": ("play.lp", "dead_pile.lp", "at_most.lp", "filters.lp", "bearer.lp", "requirements.lp", "plays.lp"),
         "stack": ("stack.lp", "filters.lp"),
+        # Asked of a scenario with actions, by the step rules alone (rules/lotr/steps/questions.lp).
+        "action": (), "value": (),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
-        "play": {"instance", "via", "on"},
-        "heal": {"instance", "discard"},
-        "killed": {"instance"}, "ends_in": {"instance", "event", "of"},
+        "play": {"instance", "via", "on", "after"},
+        "heal": {"instance", "discard", "after"},
+        "killed": {"instance", "after"}, "ends_in": {"instance", "event", "of", "after"},
+        "action": {"step"}, "value": {"after", "of"},
         "deck": {"player"},
         "coexist": {"cards", "in", "players", "counts"},
         "card": {"card"},
-        "plays": {"player"}, "stack": {"instance", "on", "via"},
+        "plays": {"player", "after"}, "stack": {"instance", "on", "via", "after"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "heal": ("legal", "illegal"), "killed": ("dead_pile", "discard_pile"),
         "ends_in": ("dead_pile", "discard_pile", "adventure_deck"),
         "deck": ("valid", "invalid"), "coexist": ("yes", "no"), "card": ("valid", "invalid"),
-        "plays": None, "stack": ("legal", "illegal"),
+        "plays": None, "stack": ("legal", "illegal"), "action": ("done", "refused"), "value": None,
     }
     # What rules/lotr/plays.lp tries for `plays`.
     listing_covers: ClassVar[dict[str, str]] = {

@@ -15,6 +15,7 @@ from pyengine.core.fields import Fields
 from pyengine.core.resources import facts_dir
 from pyengine.games.common.reader import CardReader, check_read, read_builtin, unread_instance
 from pyengine.games.lotr import filters
+from pyengine.games.lotr.actions import AFTER_KINDS, moment, read_actions, value_question
 from pyengine.games.lotr.state import (
     ABILITIES,
     BEARER_TYPES,
@@ -151,7 +152,7 @@ def builtin_catalog() -> Catalog:
 class LotrReader(CardReader):
     """A Lord of the Rings TCG table, decklist and question read from their fields."""
 
-    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks", "current_site"}
+    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks", "current_site", "actions"}
     deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
     state_type = State
     catalogs = CATALOGS
@@ -194,6 +195,7 @@ class LotrReader(CardReader):
         with collected.part():
             self._turn(state, fields)
         self.read_decks(state, fields, collected, partial(self._deck_entries, state))
+        read_actions(self, state, fields, collected)
         return state
 
     @staticmethod
@@ -358,17 +360,31 @@ class LotrReader(CardReader):
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         """A question's parameters, each checked against the state (the instances, cards or deck it names), those
-        that do not depend on one another read apart."""
+        that do not depend on one another read apart; in a scenario with actions, the moment it is asked at (the
+        zones a question's instances lie in are checked only at the start: after a step the rules find them)."""
+        if any(step is not None and step.startswith("step ") for step in state.unread):
+            raise Unread("an action of the scenario was not read", file=fields.file, field=fields.name("ask"))
+        if kind == "action":
+            return {"step": moment(fields, "step", state, minimum=1)}
+        if kind == "value":
+            return value_question(fields, state)
+        if kind in AFTER_KINDS:
+            after = moment(fields, "after", state)
+            return {**self._asked(kind, fields, state, after), **({"after": after} if state.actions else {})}
+        return self._asked(kind, fields, state, 0)
+
+    def _asked(self, kind: str, fields: Fields, state: State, after: int) -> dict[str, Any]:
+        """A question's parameters, the instances' zones checked where it is asked at the start (`after` 0)."""
         if kind == "play":
-            return self._play(fields, state)
+            return self._play(fields, state, after)
         if kind == "heal":
             return self._heal(fields, state)
         if kind == "killed":
             return {"instance": self.instance_ref(fields, "instance", state)}
         if kind == "ends_in":
-            return self._ends_in(fields, state)
+            return self._ends_in(fields, state, after)
         if kind == "stack":
-            return self._stack(fields, state)
+            return self._stack(fields, state, after)
         if kind == "deck":
             return {"entries": self.asked_deck(fields, state, "a player with a decklist")}
         if kind == "card":
@@ -377,10 +393,11 @@ class LotrReader(CardReader):
             return {"player": fields.choice("player", state.players, required=True)}
         return self._coexist(fields, state)
 
-    def _play(self, fields: Fields, state: State) -> dict[str, Any]:
+    def _play(self, fields: Fields, state: State, after: int) -> dict[str, Any]:
         """A `play` question of an instance out of play: the card it is played through, and its bearer."""
         each = fields.apart()
-        instance = each.value(lambda: self._out_of_play(fields, state), "")
+        instance = each.value(lambda: self._out_of_play(fields, state) if not after else
+                              self.instance_ref(fields, "instance", state), "")
         via, via_instance = each.value(lambda: self.via(fields, state), (None, None))
         on = each.value(lambda: self.instance_ref(fields, "on", state) if fields.has("on") else None, None)
         each.raise_any()
@@ -418,7 +435,7 @@ class LotrReader(CardReader):
         each.raise_any()
         return {"instance": instance, "discard": discard}
 
-    def _ends_in(self, fields: Fields, state: State) -> dict[str, Any]:
+    def _ends_in(self, fields: Fields, state: State, after: int) -> dict[str, Any]:
         """An `ends_in` question: the event, and the card in play it befalls (the instance, or what it lies on)."""
         each = fields.apart()
         instance = each.value(lambda: self.instance_ref(fields, "instance", state), "")
@@ -432,6 +449,8 @@ class LotrReader(CardReader):
                                    expected="the instance of a site on an adventure path, and no of:")
             return {"instance": instance, "event": event, "of": instance}
         of = self.instance_ref(fields, "of", state) if fields.has("of") else instance
+        if after:
+            return {"instance": instance, "event": event, "of": of}
         if state.instances[of].zone not in IN_PLAY_ZONES:
             raise fields.error("of" if fields.has("of") else "instance", f"instance {of!r} is not in play",
                                expected="a card in the play area or support area")
@@ -441,10 +460,11 @@ class LotrReader(CardReader):
                                expected=f"{of!r}, or a card it bears or that is stacked on it")
         return {"instance": instance, "event": event, "of": of}
 
-    def _stack(self, fields: Fields, state: State) -> dict[str, Any]:
+    def _stack(self, fields: Fields, state: State, after: int) -> dict[str, Any]:
         """A `stack` question: the instance stacked, the one it is stacked on, and the card it is stacked through."""
         each = fields.apart()
-        instance = each.value(lambda: self._stackable(fields, state), "")
+        instance = each.value(lambda: self._stackable(fields, state) if not after else
+                              self.instance_ref(fields, "instance", state), "")
         on = each.value(lambda: self.instance_ref(fields, "on", state), "")
         via, via_instance = each.value(lambda: self.via(fields, state), (None, None))
         each.raise_any()

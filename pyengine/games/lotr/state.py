@@ -4,6 +4,7 @@ into (State, its Instances), which every part of the game shares."""
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import Any
 
 from pyengine.core.catalog import Card
 from pyengine.games.common.state import CardInstance, CardState
@@ -54,5 +55,7 @@ class State(CardState[Instance, list[tuple[Card, int, str]]]):
     # The site the fellowship is at: an instance on an adventure path, whose abilities the players may use.
     current_site: str | None = None
     hypothetical: list[Card] = field(default_factory=list)
+    # Its actions in order (pyengine.games.lotr.actions.Action; None for one not read): none, a table of one moment.
+    actions: list[Any] = field(default_factory=list)
     # How many instances without an id each (player, zone) holds so far: their ids are numbered from it.
     zone_counts: dict[tuple[str, str], int] = field(default_factory=dict)

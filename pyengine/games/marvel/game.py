@@ -28,6 +28,10 @@ class Marvel(CardGame):
         "q_coexist", "deck_card", "deck_code", "copies_each", "signature", "deck_face", "q_reveal", "q_put_into_play",
         "q_plays", "person_alias", "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face",
         "text_unread", "q_via_instance", "card_ability_from", "card_trait", "q_arriving"}
+    # What a step can change, and the file whose rules are grounded at every moment (pyengine.core.moments; Marvel
+    # has no step rules yet).
+    fluents: ClassVar[frozenset[tuple[str, int]]] = frozenset({("in_zone", 2), ("face_up", 2)})
+    moment_files: ClassVar[tuple[str, ...]] = ("state.lp",)
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
