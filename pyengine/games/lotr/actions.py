@@ -16,7 +16,7 @@ from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS
 from pyengine.games.common.reader import check_read
-from pyengine.games.lotr.state import BORNE_TYPES, NAME, State
+from pyengine.games.lotr.state import BORNE_TYPES, NAME, PHASES, State
 
 if TYPE_CHECKING:
     from pyengine.games.lotr.reader import LotrReader
@@ -24,12 +24,16 @@ if TYPE_CHECKING:
 # The kinds of action, each named by its field (its value the instance it befalls; for exert and wound, one instance
 # or a list), the verb each is worded with, and the fields an action takes: a heal names the card it discards
 # (`discard:`), a stack its host (`on:`), a play its bearer (`on:`), a play or a stack the card it goes through.
-ACTION_KINDS = ("kill", "play", "discard", "heal", "exert", "wound", "stack", "take", "return", "remove")
+ACTION_KINDS = ("kill", "play", "discard", "heal", "exert", "wound", "stack", "take", "return", "remove", "phase",
+                "turn", "move")
 VERBS = {"kill": "kills", "play": "plays", "discard": "discards", "heal": "heals", "exert": "exerts",
          "wound": "wounds", "stack": "stacks", "take": "takes into hand", "return": "returns to hand",
-         "remove": "removes from the game"}
+         "remove": "removes from the game", "phase": "passes the phase to", "turn": "passes the turn to",
+         "move": "moves the fellowship to"}
 ACTION_FIELDS = {"player", *ACTION_KINDS, "via", "on"}
-# The kinds whose field may name several instances (each pays the cost), and those that go through a card.
+# The kinds whose field names no instance (a phase, a player), those whose field may name several instances (each
+# pays the cost), and those that go through a card.
+TURN_KINDS = ("phase", "turn")
 PAYING_KINDS = ("exert", "wound")
 VIA_KINDS = ("play", "stack")
 # The kinds only a card's owner acts on: played from, or taken into, their own hand.
@@ -37,6 +41,8 @@ OWNER_KINDS = ("play", "take")
 # The question kinds of a scenario with actions, and the values a `value` question asks about (`of:`).
 STEP_KINDS = ("action", "value")
 VALUES = ("zone", "wounds", "bearer")
+# The values of the turn a `value` question asks about, each named alone (`of: phase`).
+TURN_VALUES = ("phase", "turn", "site")
 # The question kinds that may be asked after a step (`after:`), besides `value`.
 AFTER_KINDS = ("play", "heal", "killed", "ends_in", "stack", "plays")
 
@@ -69,6 +75,8 @@ class Action:
         """The action as the rules read it (act/3): one term, or one for each character paying a cost."""
         if self.payers:
             return [Term(self.kind, (i,)) for i in self.payers]
+        if self.kind == "phase":
+            return [Term(self.kind, (Const(self.instance),))]
         second = self.discard if self.kind == "heal" else self.on if self.kind == "stack" else None
         return [Term(self.kind, (self.instance,) if second is None else (self.instance, second))]
 
@@ -96,11 +104,13 @@ def read_action(reader: LotrReader, state: State, fields: Fields) -> Action:
     each = fields.apart()
     player = each.value(lambda: fields.choice("player", state.players, required=True) or "", "")
     payers = each.value(lambda: _payers(reader, state, fields, kind) if kind in PAYING_KINDS else (), ())
-    instance = each.value(lambda: payers[0] if payers else reader.instance_ref(fields, kind, state), "")
+    instance = each.value(lambda: payers[0] if payers else _target(reader, state, fields, kind), "")
     via, via_instance = each.value(lambda: _via(reader, state, fields, kind), (None, None))
     on = each.value(lambda: _on(reader, state, fields, kind), None)
     discard = each.value(lambda: _discard(reader, state, fields, kind), None)
     each.raise_any()
+    if kind in TURN_KINDS:
+        return Action(player, kind, instance)
     owner = state.instances[instance].owner
     if kind in OWNER_KINDS and player != owner:
         raise fields.error("player", f"{instance!r} is {owner}'s card", expected=f"player: {owner}")
@@ -114,6 +124,15 @@ def read_action(reader: LotrReader, state: State, fields: Fields) -> Action:
     if kind == "stack" and on == instance:
         raise fields.error("on", "a card is not stacked on itself", expected="on: another instance, the host")
     return Action(player, kind, instance, via, via_instance, on, discard, payers)
+
+
+def _target(reader: LotrReader, state: State, fields: Fields, kind: str) -> str:
+    """What an action befalls: the phase passed to, the player the turn passes to, or an instance of the state."""
+    if kind == "phase":
+        return fields.choice("phase", PHASES, required=True) or ""
+    if kind == "turn":
+        return fields.choice("turn", state.players, required=True) or ""
+    return reader.instance_ref(fields, kind, state)
 
 
 def _payers(reader: LotrReader, state: State, fields: Fields, kind: str) -> tuple[str, ...]:
@@ -182,12 +201,16 @@ def value_question(fields: Fields, state: State) -> dict[str, Any]:
 
 
 def _value_of(fields: Fields, state: State) -> tuple[str, str]:
-    """What a `value` question asks of an instance: (zone | wounds | bearer, instance id)."""
-    raw = fields.require("of", "zone(ID), wounds(ID) or bearer(ID)")
+    """What a `value` question asks: of an instance (zone | wounds | bearer, its id), or of the turn (phase, turn,
+    site: the id empty)."""
+    raw = fields.require("of", "zone(ID), wounds(ID), bearer(ID), phase, turn or site")
     text = raw if isinstance(raw, str) else ""
+    if text in TURN_VALUES:
+        return text, ""
     name, _, rest = text.partition("(")
     if name not in VALUES or not rest.endswith(")"):
-        raise fields.error("of", f"got {raw!r}", expected="zone(ID), wounds(ID) or bearer(ID), ID an instance id")
+        raise fields.error("of", f"got {raw!r}", expected="zone(ID), wounds(ID) or bearer(ID), ID an instance id; "
+                           "or phase, turn or site", suggestion=closest(text, TURN_VALUES) if text else None)
     ref = rest[:-1].strip()
     check_read(state, ref, fields, "of")
     if ref not in state.instances:
@@ -239,5 +262,5 @@ def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -
             out.append(fact("q_at", q, params.get("after", 0)))
         if kind == "value":
             name, instance = params["of"]
-            out.append(fact("q_value", q, Term(name, (instance,))))
+            out.append(fact("q_value", q, Term(name, (instance,)) if instance else Const(name)))
     return out

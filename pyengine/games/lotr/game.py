@@ -42,7 +42,7 @@ class Lotr(CardGame):
         ("phase", 1), ("fellowship_player", 1), ("current_site", 1)})
     moment_files: ClassVar[tuple[str, ...]] = ("state.lp",)
     step_files: ClassVar[tuple[str, ...]] = ("state.lp", "kill.lp", "play.lp", "discard.lp", "heal.lp", "cost.lp",
-                                             "stack.lp", "leave.lp", "questions.lp")
+                                             "stack.lp", "leave.lp", "turn.lp", "questions.lp")
     step_kinds: ClassVar[frozenset[str]] = frozenset({"killed", "play", "heal", "stack"})
     # The file of rules/lotr/ showing which instances in play the rules find active (conformance packs).
     activity_view: ClassVar[str | None] = "show_activity.lp"

@@ -55,6 +55,8 @@ def test_a_refused_step_changes_nothing() -> None:
     ("cost.yaml", "card-in-hand-cannot-exert", "merry-not-exerted-again", "1"),
     ("stack.yaml", "merry-not-stacked", "merry-kept", "hand"),
     ("stack.yaml", "nothing-to-take", "copy-still-stacked", "stacked"),
+    ("leave.yaml", "card-in-hand-not-returned", "aragorn-in-hand", "hand"),
+    ("turn.yaml", "no-move-to-a-card-in-hand", "site-after-5", "site-2"),
 ])
 def test_a_refused_step_of_each_family_changes_nothing(name: str, refused: str, unchanged: str, value: str) -> None:
     """The value a refused step's question asks after it is the one before it, every other fluent unchanged too."""
@@ -74,10 +76,12 @@ def scenario_data(path: Path) -> dict:
 
 
 def fluents(data: dict, steps: int) -> list[str]:
-    """Every instance's zone, wounds and bearer after `steps` actions of a scenario, as its value questions say."""
+    """Every instance's zone, wounds and bearer, the phase, whose turn it is and the current site after `steps`
+    actions of a scenario, as its value questions say."""
     ids = [i["id"] for p in data["players"].values() for zone in (p or {}).values() for i in zone]
     asked = [{"id": f"{name}-{i}", "ask": "value", "after": steps, "of": f"{name}({i})"}
              for i in ids for name in ("zone", "wounds", "bearer")]
+    asked += [{"id": name, "ask": "value", "after": steps, "of": name} for name in ("phase", "turn", "site")]
     found = answer(scenario_from_data({**data, "questions": asked}, "<fluents>"))
     return [f"{a.question.id}={a.verdict}" for a in found]
 
@@ -107,7 +111,7 @@ def test_every_rule_only_steps_fire_is_expected_in_some_scenario_file() -> None:
     """A rule the edge-case search cannot draw (rule_step_only/1) is named in the expected reasons of some file."""
     step_only = sorted(r.id for r in kb.load("lotr").rules.values() if r.step_only)
     expected = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "scenarios").rglob("*.yaml"))
-    assert len(step_only) == 15
+    assert len(step_only) == 18
     assert [rule for rule in step_only if not re.search(rf"rules: \[[^\]]*\b{rule}\b", expected)] == []
 
 
