@@ -99,12 +99,15 @@ def read_action(reader: LotrReader, state: State, fields: Fields) -> Action:
     kinds = [k for k in ACTION_KINDS if fields.has(k) and not (k == "discard" and fields.has("heal"))]
     if len(kinds) != 1:
         raise fields.error(kinds[1] if kinds else "kill", f"the action names {len(kinds)} kinds of action",
-                           expected="exactly one of " + ", ".join(f"{k}: ID" for k in ACTION_KINDS))
+                           expected="exactly one of " + ", ".join(k for k in ACTION_KINDS if k not in TURN_KINDS)
+                           + " (each: ID), phase: PHASE or turn: PLAYER")
     kind = kinds[0]
     each = fields.apart()
     player = each.value(lambda: fields.choice("player", state.players, required=True) or "", "")
     payers = each.value(lambda: _payers(reader, state, fields, kind) if kind in PAYING_KINDS else (), ())
-    instance = each.value(lambda: payers[0] if payers else _target(reader, state, fields, kind), "")
+    # The first character paying stands for an exertion or a wound (none where the list was not read).
+    instance = each.value(lambda: (payers[0] if payers else "") if kind in PAYING_KINDS
+                          else _target(reader, state, fields, kind), "")
     via, via_instance = each.value(lambda: _via(reader, state, fields, kind), (None, None))
     on = each.value(lambda: _on(reader, state, fields, kind), None)
     discard = each.value(lambda: _discard(reader, state, fields, kind), None)
