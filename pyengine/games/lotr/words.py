@@ -56,6 +56,10 @@ class LotrWords(CardWords):
         companions counted, one card counting as another, the order two cards came into play, a phase, the player a
         turn passes to."""
         args = evidence.arguments
+        passing = any(a is not None and a.kind in ("phase", "turn") for a in state.actions)
+        if evidence.name == "turn" and args and passing:  # steps pass the phase or turn: the table's are the start's
+            return (f"{args[0].string} asks in the phase and turn of the moment asked (at the start: phase "
+                    f"{state.phase or 'unknown'}, whose fellowship player is {state.fellowship_player or 'unknown'})")
         if evidence.name == "turn" and args:
             return (f"{args[0].string} asks in phase {state.phase or 'unknown'}, whose fellowship player is "
                     f"{state.fellowship_player or 'unknown'}")
