@@ -5,6 +5,12 @@ script writes, for each, the state before the kill (`x` back in play, `xp` borne
 scenario's one action, and the file's play question asked after it, with where `x` and `xp` went, as GEMP had them.
 Only ids and the oracle's verdicts are written, no card data or text.
 
+The `r2_palantir_*` files name no sequence: GEMP was given each state as it stands. Each is written again as a
+sequence ending with the oracle's play as an action (done where GEMP found it playable, refused where not), the
+oracle's play question asked before it; where the card that decides the verdict reached its zone by a move GEMP
+allows in that turn and phase (a possession played on Gandalf in the fellowship phase, a card discarded from hand),
+the state before holds it in hand and that move is the first action (PREPARE).
+
     PYENGINE_STORE=... python -m dev.gemp_sequences [SHARED] [OUT]
 
 SHARED defaults to the folder `shared` beside the repository, OUT to tests/scenarios/lotr_gemp_seq."""
@@ -73,6 +79,60 @@ def rewrite(source: Path, card_type: Any) -> str:
     return "\n".join(lines) + "\n"
 
 
+PALANTIR_HEADER = ("# Written again by dev/gemp_sequences.py from the GEMP oracle's file of the same name (round 2),\n"
+                   "# whose state GEMP was given as it stands (its comment names no sequence): here its play question\n"
+                   "# becomes the last action, done or refused as GEMP found the card playable or not, and the\n"
+                   "# question is asked before it.\n")
+# The palantir files whose deciding card reached its zone by a move GEMP allows then: that card, the action that
+# moves it there from its owner's hand, and the bearer it is played on.
+PREPARE = {"r2_palantir_009.yaml": ("d1", "discard", None), "r2_palantir_011.yaml": ("p1", "play", "g")}
+
+
+def rewrite_palantir(source: Path) -> str:
+    """The sequence file of one palantir oracle file."""
+    text = source.read_text(encoding="utf-8")
+    data = yaml.load(text, Loader=yaml.BaseLoader)
+    title = next(line for line in text.splitlines() if line.startswith("title:"))
+    players: dict[str, dict[str, list[dict[str, str]]]] = data["players"]
+    question = data["questions"][0]
+
+    def owner_of(instance: str) -> str:
+        return next(p for p, zones in players.items() for z in zones.values() for i in z if i["id"] == instance)
+
+    actions = []
+    if source.name in PREPARE:
+        moved, kind, bearer = PREPARE[source.name]
+        owner = owner_of(moved)
+        zone = next(z for z, items in players[owner].items() for i in items if i["id"] == moved)
+        item = next(i for i in players[owner][zone] if i["id"] == moved)
+        players[owner][zone].remove(item)
+        players[owner].setdefault("hand", []).append({k: v for k, v in item.items() if k != "borne_by"})
+        actions.append(f"  - {{player: {owner}, {kind}: {moved}" + (f", on: {bearer}}}" if bearer else "}"))
+    played = question["instance"]
+    actions.append(f"  - {{player: {owner_of(played)}, play: {played}}}")
+    lines = [PALANTIR_HEADER.rstrip("\n"), "game: lotr", "catalog: gemp", title, "cites: [p28, p29, p30, p31]"]
+    turn = data["turn"]
+    lines.append(f"turn: {{player: {turn['player']}, phase: {turn['phase']}}}")
+    if "current_site" in data:
+        lines.append(f"current_site: {data['current_site']}")
+    lines.append("players:")
+    for player, player_zones in players.items():
+        kept = [z for z in ZONE_ORDER if player_zones.get(z)]
+        lines.append(f"  {player}:" + ("" if kept else " {}"))
+        for zone in kept:
+            lines.append(f"    {zone}:")
+            lines += [f"      - {_flow(item)}" for item in player_zones[zone]]
+    lines += ["actions:", *actions, "questions:"]
+    steps = len(actions)
+    lines += [f"  - {{id: step-{n}, ask: action, step: {n}, profile: gemp, expect: done}}" for n in range(1, steps)]
+    comment = next(line.strip() for line in text.splitlines() if line.strip().startswith("# ") and "from hand" in line)
+    verdict = "done" if question["expect"] == "legal" else "refused"
+    lines += [f"  {comment} (GEMP's verdict, the last action)",
+              f"  - {{id: play, ask: action, step: {steps}, profile: gemp, expect: {verdict}}}",
+              f"  - {_flow({**question, 'after': str(steps - 1)})}"]
+    return "\n".join(lines) + "\n"
+
+
 def main(arguments: list[str]) -> int:
     """Write every sequence file; the card types come from the imported GEMP catalog (PYENGINE_STORE)."""
     from pyengine.core import store
@@ -84,7 +144,10 @@ def main(arguments: list[str]) -> int:
     sources = sorted((shared / "conformance" / "gemp" / "round2").glob("r2_kill_seq_*.yaml"))
     for source in sources:
         (out / source.name).write_text(rewrite(source, lambda card: catalog.get(card).type), encoding="utf-8")
-    print(f"{len(sources)} sequence files written to {out}")
+    palantir = sorted((shared / "conformance" / "gemp" / "round2").glob("r2_palantir_*.yaml"))
+    for source in palantir:
+        (out / source.name).write_text(rewrite_palantir(source), encoding="utf-8")
+    print(f"{len(sources) + len(palantir)} sequence files written to {out}")
     return 0
 
 

@@ -187,13 +187,19 @@ class LotrFacts(CardFacts):
         out = super().facts(state, questions) + step_facts(state, questions)
         cards = {inst.card.id: inst.card for inst in state.instances.values()}
         played = {state.instances[p["instance"]].card.id for _q, kind, p in questions if kind == "play"}
-        for action in state.actions:  # a play action asks the play question of its step (rules/lotr/steps/play.lp)
+        for action in state.actions:  # a play or stack action asks its question at its step (rules/lotr/steps/)
             if action is not None and action.kind == "play":
                 played.add(state.instances[action.instance].card.id)
                 if action.via is not None:
                     cards[action.via.id] = action.via
                     out.append(fact("asked_with", action.instance, action.via.id))
                     out.extend(self.card_facts(action.via, state.catalog))
+            if action is not None and action.kind == "stack":  # as a stack question's (stack.lp's filters)
+                assert action.on is not None
+                out.append(fact("asked_with", action.instance, state.instances[action.on].card.id))
+                if action.via is not None:
+                    cards[action.via.id] = action.via
+                    out.append(fact("asked_with", action.instance, action.via.id))
         played |= {inst.card.id for _q, kind, p in questions if kind == "plays" for inst in state.instances.values()
                    if inst.owner == p["player"]}
         for _q, _kind, params in questions:

@@ -33,7 +33,7 @@ class Lotr(CardGame):
         "card_starts_with_ring", "card_incomplete", "asked_with", "card_attribute_modifier", "card_tests",
         "q_stack", "q_stack_via", "borne_by", "q_via_instance", "current_site", "q_ends",
         "q_stack_via_instance", "card_ability_phase", "q_play_on", "unique_limit",
-        "act", "choice", "last_step", "q_at", "q_action", "q_value"}
+        "act", "choice", "last_step", "q_at", "q_action", "q_value", "reading_rule"}
     # What a step can change (the state's predicates besides the cards), the file whose rules are grounded at every
     # moment of a sequence, the step rules (rules/lotr/steps/) and the question kinds whose files they read
     # (pyengine.core.moments).
@@ -41,8 +41,9 @@ class Lotr(CardGame):
         ("in_zone", 2), ("wounds", 2), ("stacked_on", 2), ("borne_by", 2), ("inactive", 1), ("marked_active", 1),
         ("phase", 1), ("fellowship_player", 1), ("current_site", 1)})
     moment_files: ClassVar[tuple[str, ...]] = ("state.lp",)
-    step_files: ClassVar[tuple[str, ...]] = ("state.lp", "kill.lp", "play.lp", "questions.lp")
-    step_kinds: ClassVar[frozenset[str]] = frozenset({"killed", "play"})
+    step_files: ClassVar[tuple[str, ...]] = ("state.lp", "kill.lp", "play.lp", "discard.lp", "heal.lp", "cost.lp",
+                                             "stack.lp", "leave.lp", "turn.lp", "questions.lp")
+    step_kinds: ClassVar[frozenset[str]] = frozenset({"killed", "play", "heal", "stack"})
     # The file of rules/lotr/ showing which instances in play the rules find active (conformance packs).
     activity_view: ClassVar[str | None] = "show_activity.lp"
     # The rule files every question needs, and those each kind of question needs besides (rules/lotr/).

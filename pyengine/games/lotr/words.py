@@ -53,8 +53,13 @@ class LotrWords(CardWords):
 
     def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
         """The game's own evidence in words: the turn a player asks in, a count of a title's cards in a deck, the
-        companions counted, one card counting as another, the order two cards came into play."""
+        companions counted, one card counting as another, the order two cards came into play, a phase, the player a
+        turn passes to."""
         args = evidence.arguments
+        passing = any(a is not None and a.kind in ("phase", "turn") for a in state.actions)
+        if evidence.name == "turn" and args and passing:  # steps pass the phase or turn: the table's are the start's
+            return (f"{args[0].string} asks in the phase and turn of the moment asked (at the start: phase "
+                    f"{state.phase or 'unknown'}, whose fellowship player is {state.fellowship_player or 'unknown'})")
         if evidence.name == "turn" and args:
             return (f"{args[0].string} asks in phase {state.phase or 'unknown'}, whose fellowship player is "
                     f"{state.fellowship_player or 'unknown'}")
@@ -69,6 +74,10 @@ class LotrWords(CardWords):
         if evidence.name == "step" and len(args) == 1:
             action = state.actions[args[0].number] if args[0].number < len(state.actions) else None
             return f"step {args[0].number + 1}" + (f" ({action.words()})" if action is not None else "")
+        if evidence.name == "phase" and len(args) == 1:
+            return f"the {args[0].name} phase"
+        if evidence.name == "to_player" and len(args) == 1:
+            return f"the turn of {args[0].string}"
         if evidence.name == "first" and len(args) == 2:
             return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
         return _card_data_term(evidence) or self._instance_term(evidence, state) or str(evidence)

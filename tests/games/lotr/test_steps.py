@@ -14,6 +14,7 @@ from pyengine.core import engine, kb, moment_states
 from pyengine.core.engine import GroundedTable, answer
 from pyengine.core.scenario import load_scenario, scenario_from_data
 from pyengine.core.solve_records import recorded_solves
+from pyengine.core.yamlio import load_file
 
 ROOT = Path(__file__).resolve().parents[3]
 STEPS = ROOT / "tests" / "scenarios" / "lotr_steps"
@@ -48,6 +49,43 @@ def test_a_refused_step_changes_nothing() -> None:
     assert answers["still-in-hand"].verdict == "hand"
 
 
+@pytest.mark.parametrize(("name", "refused", "unchanged", "value"), [
+    ("discard.yaml", "no-discard-from-the-pile", "merry-still-in-the-pile", "discard"),
+    ("heal.yaml", "other-title-refused", "merry-still-wounded", "1"),
+    ("cost.yaml", "card-in-hand-cannot-exert", "merry-not-exerted-again", "1"),
+    ("stack.yaml", "merry-not-stacked", "merry-kept", "hand"),
+    ("stack.yaml", "nothing-to-take", "copy-still-stacked", "stacked"),
+    ("leave.yaml", "card-in-hand-not-returned", "aragorn-in-hand", "hand"),
+    ("turn.yaml", "no-move-to-a-card-in-hand", "site-after-5", "site-2"),
+])
+def test_a_refused_step_of_each_family_changes_nothing(name: str, refused: str, unchanged: str, value: str) -> None:
+    """The value a refused step's question asks after it is the one before it, every other fluent unchanged too."""
+    scenario = load_scenario(STEPS / name)
+    answers = {a.question.id: a for a in answer(scenario)}
+    assert answers[refused].verdict == "refused"
+    assert answers[unchanged].verdict == value
+    step = answers[refused].question.params["step"]
+    data = scenario_data(STEPS / name)
+    before, after = (fluents(data, n) for n in (step - 1, step))
+    assert before == after
+
+
+def scenario_data(path: Path) -> dict:
+    """A scenario file's data, read as the scenario reader reads it (YAML 1.2)."""
+    return load_file(path, marks=False)
+
+
+def fluents(data: dict, steps: int) -> list[str]:
+    """Every instance's zone, wounds and bearer, the phase, whose turn it is and the current site after `steps`
+    actions of a scenario, as its value questions say."""
+    ids = [i["id"] for p in data["players"].values() for zone in (p or {}).values() for i in zone]
+    asked = [{"id": f"{name}-{i}", "ask": "value", "after": steps, "of": f"{name}({i})"}
+             for i in ids for name in ("zone", "wounds", "bearer")]
+    asked += [{"id": name, "ask": "value", "after": steps, "of": name} for name in ("phase", "turn", "site")]
+    found = answer(scenario_from_data({**data, "questions": asked}, "<fluents>"))
+    return [f"{a.question.id}={a.verdict}" for a in found]
+
+
 def test_a_file_without_actions_keeps_the_static_path() -> None:
     scenario = load_scenario(STATIC)
     assert not scenario.over_moments
@@ -73,7 +111,7 @@ def test_every_rule_only_steps_fire_is_expected_in_some_scenario_file() -> None:
     """A rule the edge-case search cannot draw (rule_step_only/1) is named in the expected reasons of some file."""
     step_only = sorted(r.id for r in kb.load("lotr").rules.values() if r.step_only)
     expected = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "scenarios").rglob("*.yaml"))
-    assert len(step_only) == 5
+    assert len(step_only) == 18
     assert [rule for rule in step_only if not re.search(rf"rules: \[[^\]]*\b{rule}\b", expected)] == []
 
 
