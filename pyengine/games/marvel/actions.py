@@ -1,15 +1,15 @@
 """A Marvel Champions scenario's actions (`actions:`), read and checked against the table as written: a play,
-discard, defeat or flip of an instance of the state by a player, or a reveal of encounter cards in the order they
-come off the deck; and the moment a question is asked at (`after:`, `step:`). Whether an action is done or refused
-is for the rules (rules/marvel/steps/): an action names only what exists and what its kind takes, every error
-located."""
+discard, defeat or flip of an instance of the state by a player, a reveal of encounter cards in the order they
+come off the deck, or a card put into play through the effect of an instance; and the moment a question is asked
+at (`after:`, `step:`). Whether an action is done or refused is for the rules (rules/marvel/steps/): an action
+names only what exists and what its kind takes, every error located."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
-from pyengine.core.asp import Fact, Term, fact
+from pyengine.core.asp import Const, Fact, Term, fact
 from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS
@@ -21,30 +21,33 @@ if TYPE_CHECKING:
 
 # The kinds of action, each named by its field (its value the instance it befalls: for a reveal, the instance or
 # the list of instances in the order they come off the encounter deck), and the fields an action takes.
-ACTION_KINDS = ("play", "discard", "defeat", "flip", "reveal")
-ACTION_FIELDS = {"player", *ACTION_KINDS}
+ACTION_KINDS = ("play", "discard", "defeat", "flip", "reveal", "put_into_play")
+ACTION_FIELDS = {"player", *ACTION_KINDS, "via"}
 # The question kinds of a scenario with actions, and the values a `value` question asks about (`of:`).
 STEP_KINDS = ("action", "value")
 VALUES = ("zone", "face")
 # The question kinds that may be asked after a step (`after:`), besides `value`.
 AFTER_KINDS = ("play", "reveal", "put_into_play", "coexist", "plays")
 # How each kind of action reads to a judge.
-VERBS = {"play": "plays", "discard": "discards", "defeat": "defeats", "flip": "flips", "reveal": "reveals"}
+VERBS = {"play": "plays", "discard": "discards", "defeat": "defeats", "flip": "flips", "reveal": "reveals",
+         "put_into_play": "puts into play"}
 
 
 @dataclass(frozen=True)
 class Action:
     """One action of a scenario: its player, its kind and the instance it befalls; for a reveal, the cards revealed
-    after it should the ones before be discarded."""
+    after it should the ones before be discarded; for a put-into-play, the instance whose effect it is."""
 
     player: str
     kind: str
     instance: str
     then: tuple[str, ...] = ()
+    via: str | None = None
 
     def words(self) -> str:
         """The action as a judge reads it."""
-        return f"{self.player} {VERBS[self.kind]} " + ", then ".join((self.instance, *self.then))
+        text = f"{self.player} {VERBS[self.kind]} " + ", then ".join((self.instance, *self.then))
+        return text + (f" through {self.via}" if self.via else "")
 
 
 def read_actions(reader: MarvelReader, state: State, fields: Fields, collected: Collected) -> None:
@@ -60,8 +63,9 @@ def read_actions(reader: MarvelReader, state: State, fields: Fields, collected: 
 
 
 def read_action(reader: MarvelReader, state: State, fields: Fields) -> Action:
-    """One action: `{player: P, KIND: ID}`, KIND one of play, discard, defeat, flip; or `{player: P, reveal: ID}`
-    or `{player: P, reveal: [ID, ...]}`, the encounter cards in the order they come off the deck."""
+    """One action: `{player: P, KIND: ID}`, KIND one of play, discard, defeat, flip; `{player: P, reveal: ID}` or
+    `{player: P, reveal: [ID, ...]}`, the encounter cards in the order they come off the deck; or
+    `{player: P, put_into_play: ID, via: ID}`, through the effect of the instance `via:` names."""
     kinds = [k for k in ACTION_KINDS if fields.has(k)]
     if len(kinds) != 1:
         raise fields.error(kinds[1] if kinds else "play", f"the action names {len(kinds)} kinds of action",
@@ -71,12 +75,24 @@ def read_action(reader: MarvelReader, state: State, fields: Fields) -> Action:
     player = each.value(lambda: fields.choice("player", state.players, required=True) or "", "")
     revealed = each.value(lambda: _revealed(reader, state, fields) if kind == "reveal"
                           else [reader.instance_ref(fields, kind, state)], [])
+    via = each.value(lambda: _via(reader, state, fields, kind), None)
     each.raise_any()
     instance = revealed[0]
     owner = state.instances[instance].owner
     if kind == "play" and player != owner:
         raise fields.error("player", f"{instance!r} is {owner}'s card", expected=f"player: {owner}")
-    return Action(player, kind, instance, tuple(revealed[1:]))
+    return Action(player, kind, instance, tuple(revealed[1:]), via)
+
+
+def _via(reader: MarvelReader, state: State, fields: Fields, kind: str) -> str | None:
+    """The instance whose effect puts a card into play (`via:`, which a put-into-play needs and no other action
+    takes)."""
+    if kind != "put_into_play":
+        if fields.has("via"):
+            raise fields.error("via", f"a {kind} goes through no card", expected="via: only with put_into_play:")
+        return None
+    return reader.instance_ref(fields, "via", state, expected="the id of the instance whose effect puts the card "
+                               "into play")
 
 
 def _revealed(reader: MarvelReader, state: State, fields: Fields) -> list[str]:
@@ -158,6 +174,8 @@ def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -
         assert action is not None  # an action not read stops the scenario's questions
         out.append(fact("act", step, action.player, Term(action.kind, (action.instance,))))
         out += [fact("choice", step, Term("next", (k,)), ref) for k, ref in enumerate(action.then, 1)]
+        if action.via is not None:
+            out.append(fact("choice", step, Const("via"), action.via))
     for inst in state.instances.values():
         if inst.zone == "identity":
             out += [fact("linked_face", inst.id, f) for f in inst.card.extra.get("linked_faces") or []

@@ -34,9 +34,9 @@ class Marvel(CardGame):
     # files they read (pyengine.core.moments).
     fluents: ClassVar[frozenset[tuple[str, int]]] = frozenset({("in_zone", 2), ("face_up", 2)})
     moment_files: ClassVar[tuple[str, ...]] = ("state.lp",)
-    step_files: ClassVar[tuple[str, ...]] = ("state.lp", "play.lp", "leave.lp", "flip.lp", "reveal.lp",
+    step_files: ClassVar[tuple[str, ...]] = ("state.lp", "play.lp", "leave.lp", "flip.lp", "reveal.lp", "put.lp",
                                              "questions.lp")
-    step_kinds: ClassVar[frozenset[str]] = frozenset({"play", "reveal"})
+    step_kinds: ClassVar[frozenset[str]] = frozenset({"play", "reveal", "put_into_play"})
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
