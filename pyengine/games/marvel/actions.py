@@ -91,8 +91,10 @@ def _via(reader: MarvelReader, state: State, fields: Fields, kind: str) -> str |
         if fields.has("via"):
             raise fields.error("via", f"a {kind} goes through no card", expected="via: only with put_into_play:")
         return None
-    return reader.instance_ref(fields, "via", state, expected="the id of the instance whose effect puts the card "
-                               "into play")
+    expected = "via: the id of the instance whose effect puts the card into play"
+    if not fields.has("via"):
+        raise fields.error("via", "a put-into-play names no effect", expected=expected)
+    return reader.instance_ref(fields, "via", state, expected=expected)
 
 
 def _revealed(reader: MarvelReader, state: State, fields: Fields) -> list[str]:
