@@ -37,6 +37,9 @@ class Marvel(CardGame):
     step_files: ClassVar[tuple[str, ...]] = ("state.lp", "play.lp", "leave.lp", "flip.lp", "reveal.lp", "put.lp",
                                              "questions.lp")
     step_kinds: ClassVar[frozenset[str]] = frozenset({"play", "reveal", "put_into_play"})
+    # The value a question asks after a step (rules/marvel/steps/questions.lp), which no static rule of Marvel
+    # derives: over moments, the static verdict rules read it at the moment it is decided only.
+    moment_outputs: ClassVar[frozenset[tuple[str, int]]] = frozenset({("decided", 4)})
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {

@@ -102,3 +102,30 @@ def test_plays_after_a_step_see_the_state_it_left() -> None:
     found = {a.question.id: a for a in answer(scenario_from_data(data, "<plays>"))}
     assert found["z"].verdict == "play"  # Peter Parker up after the flip: the minion Spider-Man enters (p4)
     assert found["p"].play_sets() == {"legal": ["black-cat"], "illegal": []}
+
+
+def _sequence(steps: int) -> dict[str, Any]:
+    """Peter Parker flipped and a minion Spider-Man (56180) revealed in turn, `steps` actions on one table of 30
+    minions, each step's verdict and the revealed minion's zone after it asked."""
+    minions = [{"id": f"m{k}", "card": "56180"} for k in range(30)]
+    actions = [{"player": "alice", "flip": "peter"} if k % 2 == 0 else {"player": "alice", "reveal": f"m{k}"}
+               for k in range(steps)]
+    questions = [{"id": f"s{k + 1}", "ask": "action", "step": k + 1} for k in range(steps)]
+    questions += [{"id": f"z{k + 1}", "ask": "value", "after": k + 1, "of": f"zone(m{k})"} for k in range(steps)]
+    return {"game": "marvel", "catalog": "marvelsdb",
+            "players": {"alice": {"identity": {"id": "peter", "card": "01001a", "face": "alter_ego"}}},
+            "encounter": {"deck": minions}, "actions": actions, "questions": questions}
+
+
+def test_a_30_step_sequence_grounds_to_facts_growing_linearly() -> None:
+    found = {}
+    for steps in (10, 20, 30):
+        with recorded_solves() as solves:
+            answers = {a.question.id: a.verdict for a in answer(scenario_from_data(_sequence(steps), "<steps>"))}
+        assert len(solves) == 1 and solves[0]["choices"] == 0
+        found[steps] = solves[0]["ground_atoms"]
+        # Each flip turns Spider-Man up or down: a minion revealed under the hero side is discarded (p12), under the
+        # alter ego it enters play, and, a unique Spider-Man then in play, the next one is discarded too.
+        assert answers["z2"] == "discard" and all(answers[f"s{k}"] == "done" for k in range(1, steps + 1))
+    first, second = found[20] - found[10], found[30] - found[20]
+    assert first > 0 and abs(second - first) <= 0.1 * first, (first, second)
