@@ -159,16 +159,18 @@ def bridges(fluents: frozenset[Signature], question_inputs: set[Signature], kind
 
 
 def rewrite(statements: Sequence[ast.AST], fluents: frozenset[Signature], inputs: set[str], moment_files: set[str],
-            kind_files: dict[str, list[str]], always_files: list[str]
+            kind_files: dict[str, list[str]], always_files: list[str], outputs: frozenset[Signature] = frozenset()
             ) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:
     """A static program over moments, as stepwise.split gives a program written over moments: base and the fixed
     parts, and each part a moment may fire (its #program statement first). `moment_files` are the files whose rules
     may be grounded at every moment, `kind_files` the files each question kind needs, `always_files` those every
-    question needs (file paths as the statements' locations name them)."""
+    question needs (file paths as the statements' locations name them). `outputs` are predicates the step rules
+    derive at a moment that no static rule derives from the fluents (a value a question asks after a step): they
+    are put over moments too, so that a static rule reading them reads them at its own moment only."""
     statements = [s for s in statements if s.ast_type != ast.ASTType.Program]
     shapes = analyse(statements)
     files = [s.location.begin.filename for s in statements]
-    start = seeds(shapes, fluents, inputs)
+    start = seeds(shapes, fluents, inputs) | set(outputs)
     temporal = closure(shapes, start)
     derived_inputs = {p for p in temporal - start if p[0] in inputs}
     if derived_inputs:
@@ -197,7 +199,7 @@ def rewrite(statements: Sequence[ast.AST], fluents: frozenset[Signature], inputs
                 parts.setdefault(ask_part(file), []).append(add(statement))
         else:
             fixed.append(statement)
-    question_inputs = {p for p in start if p not in fluents}
+    question_inputs = {p for p in start if p not in fluents and p not in outputs}
     kind_parts = {kind: sorted({ask_part(f) for f in names} & set(parts)) for kind, names in kind_files.items()}
     always = sorted({ask_part(f) for f in always_files} & set(parts))
     joined, ask = bridges(fluents, question_inputs, kind_parts, always)
@@ -218,7 +220,7 @@ def rewritten_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], 
     always = [str(path) for path in engine.program_files(game, kinds) if path.parent.name == "common" or
               (path.parent == rules and path.name in module.base_files)]
     return rewrite(engine.program(game, kinds), module.fluents, module.input_predicates,
-                   {str(rules / name) for name in module.moment_files}, kind_files, always)
+                   {str(rules / name) for name in module.moment_files}, kind_files, always, module.moment_outputs)
 
 
 def moment_program(game: str, kinds: frozenset[str]) -> tuple[list[ast.AST], dict[str, list[ast.AST]]]:

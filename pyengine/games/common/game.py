@@ -21,6 +21,9 @@ class CardGame:
     moment_files: ClassVar[tuple[str, ...]] = ()
     step_files: ClassVar[tuple[str, ...]] = ()
     step_kinds: ClassVar[frozenset[str]] = frozenset()
+    # Predicates its step rules derive at a moment that no static rule derives from the fluents, put over moments
+    # with them (pyengine.core.moments.rewrite).
+    moment_outputs: ClassVar[frozenset[tuple[str, int]]] = frozenset()
     # A view of the game's state rules (a file of rules/<game>/ that shows activity/3): which instances in play the
     # rules find active, for the conformance kit's resolved states; None where the game has no such notion.
     activity_view: ClassVar[str | None] = None

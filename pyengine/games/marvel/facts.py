@@ -11,6 +11,7 @@ from pyengine.core.asp import Const, Fact, Term, fact, term
 from pyengine.core.catalog import Card, Catalog
 from pyengine.core.text import title_key
 from pyengine.games.common.facts import CardFacts
+from pyengine.games.marvel.actions import group_key, step_facts
 from pyengine.games.marvel.state import State, faces
 
 
@@ -71,6 +72,14 @@ class MarvelFacts(CardFacts):
     """A Marvel Champions table and its questions as facts, and its instances as a pack records them."""
 
     card_facts = staticmethod(card_facts)
+
+    def facts(self, state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
+        """As for every card game, with the facts of a scenario's actions (actions.step_facts)."""
+        return super().facts(state, questions) + step_facts(state, questions)
+
+    def group_key(self, kind: str, params: dict[str, Any]) -> Any:
+        """In a scenario with actions, a `plays` question needs a timeline of its own (actions.group_key)."""
+        return group_key(kind, params)
 
     def state_facts(self, state: State, cards: dict[str, Card]) -> list[Fact]:
         """The facts of each instance, an identity's with its faces and the face up; each card added to `cards`."""

@@ -27,31 +27,42 @@ class Marvel(CardGame):
         "alter_ego_name", "alter_ego_loose", "instance", "in_zone", "face_card", "face_up", "question", "q_play",
         "q_coexist", "deck_card", "deck_code", "copies_each", "signature", "deck_face", "q_reveal", "q_put_into_play",
         "q_plays", "person_alias", "person_alias_loose", "card_ability", "q_via", "q_identity", "q_identity_face",
-        "text_unread", "q_via_instance", "card_ability_from", "card_trait", "q_arriving"}
-    # What a step can change, and the file whose rules are grounded at every moment (pyengine.core.moments; Marvel
-    # has no step rules yet).
+        "text_unread", "q_via_instance", "card_ability_from", "card_trait", "q_arriving",
+        "act", "choice", "last_step", "linked_face", "q_at", "q_action", "q_value"}
+    # What a step can change (where each instance lies, which faces of an identity are up), the file whose rules
+    # are grounded at every moment of a sequence, the step rules (rules/marvel/steps/) and the question kinds whose
+    # files they read (pyengine.core.moments).
     fluents: ClassVar[frozenset[tuple[str, int]]] = frozenset({("in_zone", 2), ("face_up", 2)})
     moment_files: ClassVar[tuple[str, ...]] = ("state.lp",)
+    step_files: ClassVar[tuple[str, ...]] = ("state.lp", "play.lp", "leave.lp", "flip.lp", "reveal.lp", "put.lp",
+                                             "questions.lp")
+    step_kinds: ClassVar[frozenset[str]] = frozenset({"play", "reveal", "put_into_play"})
+    # The value a question asks after a step (rules/marvel/steps/questions.lp), which no static rule of Marvel
+    # derives: over moments, the static verdict rules read it at the moment it is decided only.
+    moment_outputs: ClassVar[frozenset[tuple[str, int]]] = frozenset({("decided", 4)})
     # The rule files every question needs, and those each kind of question needs besides (rules/marvel/).
     base_files: ClassVar[tuple[str, ...]] = ("state.lp", "names.lp")
     kind_files: ClassVar[dict[str, tuple[str, ...]]] = {
         "play": ("play.lp",), "coexist": ("play.lp",), "deck": ("deck.lp",),
         "reveal": ("play.lp", "card_text.lp", "minions.lp"), "put_into_play": ("play.lp", "card_text.lp", "minions.lp"),
         "identities": ("identities.lp",), "plays": ("play.lp", "plays.lp"),
+        # Asked of a scenario with actions, by the step rules alone (rules/marvel/steps/questions.lp).
+        "action": (), "value": (),
     }
     question_fields: ClassVar[dict[str, set[str]]] = {
-        "play": {"instance"},
-        "coexist": {"cards", "in"},
+        "play": {"instance", "after"},
+        "coexist": {"cards", "in", "after"},
         "deck": {"player"},
-        "reveal": {"card", "player"},
-        "put_into_play": {"card", "player", "via"},
-        "plays": {"player"},
+        "reveal": {"card", "player", "after"},
+        "put_into_play": {"card", "player", "via", "after"},
+        "plays": {"player", "after"},
+        "action": {"step"}, "value": {"after", "of"},
         "identities": {"players"},
     }
     verdicts: ClassVar[dict[str, tuple[str, ...] | None]] = {
         "play": ("legal", "illegal"), "coexist": ("yes", "no"), "deck": ("valid", "invalid"),
         "reveal": ("enters_play", "discarded"), "put_into_play": ("enters_play", "fails"),
-        "plays": None, "identities": ("yes", "no"),
+        "plays": None, "identities": ("yes", "no"), "action": ("done", "refused"), "value": None,
     }
     # What rules/marvel/plays.lp tries for `plays`.
     listing_covers: ClassVar[dict[str, str]] = {

@@ -11,11 +11,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pyengine.core.catalog import Card, Catalog
-from pyengine.core.errors import Collected, InputError, closest
+from pyengine.core.errors import Collected, InputError, Unread, closest
 from pyengine.core.fields import Fields
 from pyengine.core.resources import facts_dir
 from pyengine.core.text import title_key
 from pyengine.games.common.reader import CardReader, read_builtin
+from pyengine.games.marvel.actions import AFTER_KINDS, moment, read_actions, value_question
 from pyengine.games.marvel.state import ENCOUNTER, ENCOUNTER_ZONES, FACES, TYPES, ZONES, Instance, State, faces
 from pyengine.games.marvel.terms import NAMED, TRAITED, WORDS, trait_key
 
@@ -103,7 +104,7 @@ def _is_hero(card: Card) -> bool:
 class MarvelReader(CardReader):
     """A Marvel Champions table, decklist and question read from their fields."""
 
-    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks"}
+    state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks", "actions"}
     deck_fields: ClassVar[set[str]] = {"catalog", "identity", "cards"}
     state_type = State
     catalogs = CATALOGS
@@ -138,6 +139,7 @@ class MarvelReader(CardReader):
                 self._zone(state, encounter, zone, ENCOUNTER, collected)
         self.read_decks(state, fields, collected, lambda decks, player, errors: self._deck(
             state, decks.sub(player, {"identity", "cards"}), errors))
+        read_actions(self, state, fields, collected)
         return state
 
     def _identity(self, state: State, zones: Fields, player: str, collected: Collected) -> None:
@@ -243,10 +245,25 @@ class MarvelReader(CardReader):
 
     def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
         """A question's parameters, each checked against the state (the instance, cards, identities or deck it
-        names), those that do not depend on one another read apart."""
+        names), those that do not depend on one another read apart; in a scenario with actions, the moment it is
+        asked at (the zones a question's instances lie in are checked only at the start: after a step the rules
+        find them)."""
+        if any(step is not None and step.startswith("step ") for step in state.unread):
+            raise Unread("an action of the scenario was not read", file=fields.file, field=fields.name("ask"))
+        if kind == "action":
+            return {"step": moment(fields, "step", state, minimum=1)}
+        if kind == "value":
+            return value_question(fields, state)
+        if kind in AFTER_KINDS:
+            after = moment(fields, "after", state)
+            return {**self._asked(kind, fields, state, after), **({"after": after} if state.actions else {})}
+        return self._asked(kind, fields, state, 0)
+
+    def _asked(self, kind: str, fields: Fields, state: State, after: int) -> dict[str, Any]:
+        """A question's parameters, the instances' zones checked where it is asked at the start (`after` 0)."""
         if kind == "play":
             ref = self.instance_ref(fields, "instance", state, expected="an instance id")
-            if state.instances[ref].zone in ("play", "identity"):
+            if after == 0 and state.instances[ref].zone in ("play", "identity"):
                 raise fields.error("instance", f"instance {ref!r} is already in play", expected="a card in hand")
             return {"instance": ref}
         if kind == "deck":
@@ -257,7 +274,7 @@ class MarvelReader(CardReader):
             return self._identities(fields, state)
         each = fields.apart()
         if kind in ("reveal", "put_into_play"):
-            card, arriving = each.value(lambda: self._arriving(fields, state, kind), (None, None))
+            card, arriving = each.value(lambda: self._arriving(fields, state, kind, after), (None, None))
             via, via_instance = each.value(lambda: self.via(fields, state), (None, None))
             player = each.value(lambda: fields.choice("player", state.players, required=True), None)
             each.raise_any()
@@ -267,10 +284,13 @@ class MarvelReader(CardReader):
         each.raise_any()
         return {"cards": cards, "in": where}
 
-    def _arriving(self, fields: Fields, state: State, kind: str) -> tuple[Card, str | None]:
-        """The card a reveal or put-into-play question names, and its encounter instance where it names one."""
+    def _arriving(self, fields: Fields, state: State, kind: str, after: int) -> tuple[Card, str | None]:
+        """The card a reveal or put-into-play question names, and its encounter instance where it names one (its
+        zone checked where it is asked at the start)."""
         ref = fields.require("card", "an encounter card")
         arriving = ref if isinstance(ref, str) and ref in state.instances else None
+        if arriving is not None and after:
+            return state.instances[arriving].card, arriving
         if arriving is not None:
             return self._arriving_instance(state, fields, kind, arriving), arriving
         return self.resolve(state, ref, fields, "card"), None

@@ -35,6 +35,8 @@ class State(CardState[Instance, dict[str, Any]]):
 
     # A card named in a decklist by the code of one of its reprints: card id -> the code the user wrote.
     written: dict[str, str] = field(default_factory=dict)
+    # Its actions in order (pyengine.games.marvel.actions.Action; None for one not read): none, a table of one moment.
+    actions: list[Any] = field(default_factory=list)
 
 
 def faces(card: Card, catalog: Catalog) -> list[tuple[Card, str]]:

@@ -29,7 +29,7 @@ class MarvelWords(CardWords):
         owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
         return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
 
-    def describe_param(self, key: str, value: Any, state: Any) -> str | None:
+    def _describe_codes(self, key: str, value: Any, state: Any) -> str | None:
         """As for every card game; a deck's cards as copies of each, a reprint's code beside the card it prints."""
         if key == "codes":
             return ", ".join(f"{count} \u00d7 {state.catalog.get(card).full_name} ("
@@ -38,12 +38,23 @@ class MarvelWords(CardWords):
         return super().describe_param(key, value, state)
 
     def describe(self, evidence: clingo.Symbol, state: Any) -> str:
-        """As for every card game; a card named by a reprint's code is shown by that code."""
+        """As for every card game; a card named by a reprint's code is shown by that code; in a scenario with
+        actions an instance is described where the table writes it, which a step may have changed since (the
+        answer's value questions say where it lies after a step)."""
         if evidence.name == "card" and evidence.arguments and evidence.arguments[0].string in state.written:
             card = state.catalog.get(evidence.arguments[0].string)
             dot = "\u2022" if card.unique else ""
             return f"{dot}{card.full_name} ({state.written[card.id]}, a reprint of {card.id})"
-        return super().describe(evidence, state)
+        found = super().describe(evidence, state)
+        if evidence.name == "inst" and evidence.arguments and getattr(state, "actions", None):
+            return f"{found} (as the table writes it, before the steps)"
+        return found
+
+    def describe_param(self, key: str, value: Any, state: Any) -> str | None:
+        """As for every card game, and what a `value` question asks of an instance (`of`)."""
+        if key == "of" and isinstance(value, tuple) and len(value) == 2 and value[1] in state.instances:
+            return f"{value[0]}({value[1]}) ({state.instances[value[1]].card.label()})"
+        return self._describe_codes(key, value, state)
 
     def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
         """The game's own evidence in words: what an identity shows (or has face down), a count of copies, a
@@ -54,6 +65,11 @@ class MarvelWords(CardWords):
             return f"{self.describe(args[0], state)} {verb} {self.describe(args[1], state)}"
         if evidence.name == "count" and len(args) == 2:
             return f"{args[1].number} copies of {self.describe(args[0], state)}"
+        if evidence.name == "at" and len(args) == 1:
+            return f"the state after step {args[0].number}" if args[0].number else "the state at the start"
+        if evidence.name == "step" and len(args) == 1:
+            action = state.actions[args[0].number] if args[0].number < len(state.actions) else None
+            return f"step {args[0].number + 1}" + (f" ({action.words()})" if action is not None else "")
         if evidence.name == "code" and len(args) == 1:
             return f"the printed code {args[0].string}"
         if evidence.name == "scope" and args and args[0].name == "validation":
