@@ -8,7 +8,7 @@ import re
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from pyengine.core.asp import MAX_NUMBER
 from pyengine.core.catalog import Card, Catalog, MemoryCatalog, Overlay, Printing
@@ -17,6 +17,7 @@ from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.store import open_catalog
 from pyengine.core.yamlio import Mapping, load_file
+from pyengine.games.common.steps import moment
 
 
 def read_builtin(path: Path, parse: Callable[[Fields], Card], fields: set[str], reference: str,
@@ -259,6 +260,34 @@ class CardReader:
             raise fields.error(key, f"no instance {ref!r} in the state", expected=expected,
                                suggestion=closest(ref, state.instances))
         return ref
+
+    # The question kinds a scenario with actions may ask after a step (`after:`).
+    after_kinds: ClassVar[tuple[str, ...]] = ()
+
+    def parse_question(self, kind: str, fields: Fields, state: Any) -> dict[str, Any]:
+        """A question's parameters, each checked against the state (the instances, cards or deck it names), those
+        that do not depend on one another read apart; in a scenario with actions, the step or moment it is asked
+        at (the zones a question's instances lie in are checked only at the start: after a step the rules find
+        them)."""
+        if any(step is not None and step.startswith("step ") for step in state.unread):
+            raise Unread("an action of the scenario was not read", file=fields.file, field=fields.name("ask"))
+        if kind == "action":
+            return {"step": moment(fields, "step", state, minimum=1)}
+        if kind == "value":
+            return self.value_question(fields, state)
+        if kind in self.after_kinds:
+            after = moment(fields, "after", state)
+            return {**self.asked(kind, fields, state, after), **({"after": after} if state.actions else {})}
+        return self.asked(kind, fields, state, 0)
+
+    def value_question(self, fields: Fields, state: Any) -> dict[str, Any]:
+        """A `value` question's moment and what it asks (the game's own)."""
+        raise NotImplementedError
+
+    def asked(self, kind: str, fields: Fields, state: Any, after: int) -> dict[str, Any]:
+        """A question's own parameters (the game's own), the instances' zones checked where it is asked at the
+        start (`after` 0)."""
+        raise NotImplementedError
 
     def via(self, fields: Fields, state: Any) -> tuple[Card | None, str | None]:
         """The card whose ability a question's play uses, and its instance when `via:` names one of the state

@@ -25,7 +25,9 @@ class CardWords:
 
     def describe_param(self, key: str, value: Any, state: Any) -> str | None:
         """A question parameter in words: an instance with its card, a card by its label, a list of cards, or each
-        player's card."""
+        player's card; what a `value` question asks of an instance (`of`)."""
+        if key == "of" and isinstance(value, tuple) and len(value) == 2 and value[1] in state.instances:
+            return f"{value[0]}({value[1]}) ({state.instances[value[1]].card.label()})"
         if isinstance(value, str) and value in state.instances:
             return f"{value} ({state.instances[value].card.label()})"
         if isinstance(value, Card):
@@ -37,11 +39,16 @@ class CardWords:
         return None
 
     def describe(self, evidence: clingo.Symbol, state: Any) -> str:
-        """Evidence of a reason in words: an instance, a card, a pair, or a term of the game's own."""
+        """Evidence of a reason in words: an instance, a card, a pair, or a term of the game's own. In a scenario
+        with actions an instance is described where the table writes it, which a step may have changed since (the
+        answer's value questions say where it lies after a step)."""
         args = evidence.arguments
         if evidence.name == "inst" and args:
             instance = state.instances.get(args[0].string)
-            return str(evidence) if instance is None else self.describe_instance(instance)
+            if instance is None:
+                return str(evidence)
+            before = " (as the table writes it, before the steps)" if getattr(state, "actions", None) else ""
+            return self.describe_instance(instance) + before
         if evidence.name == "card" and args:
             return describe_card(evidence, state.catalog)
         if evidence.name == "pair" and len(args) == 2:

@@ -15,7 +15,7 @@ from pyengine.core.fields import Fields
 from pyengine.core.resources import facts_dir
 from pyengine.games.common.reader import CardReader, check_read, read_builtin, unread_instance
 from pyengine.games.lotr import filters
-from pyengine.games.lotr.actions import AFTER_KINDS, moment, read_actions, value_question
+from pyengine.games.lotr.actions import AFTER_KINDS, read_actions, value_question
 from pyengine.games.lotr.state import (
     ABILITIES,
     BEARER_TYPES,
@@ -151,6 +151,8 @@ def builtin_catalog() -> Catalog:
 
 class LotrReader(CardReader):
     """A Lord of the Rings TCG table, decklist and question read from their fields."""
+
+    after_kinds: ClassVar[tuple[str, ...]] = AFTER_KINDS
 
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "turn", "decks", "current_site", "actions"}
     deck_fields: ClassVar[set[str]] = {"catalog", "cards", "ring_bearer", "ring", "sites"}
@@ -358,22 +360,11 @@ class LotrReader(CardReader):
         return self.deck_entries(fields, key, errors, lambda entry: (
             self.resolve(state, entry.require("card", "a card reference"), entry, "card", errors=errors), part))
 
-    def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
-        """A question's parameters, each checked against the state (the instances, cards or deck it names), those
-        that do not depend on one another read apart; in a scenario with actions, the moment it is asked at (the
-        zones a question's instances lie in are checked only at the start: after a step the rules find them)."""
-        if any(step is not None and step.startswith("step ") for step in state.unread):
-            raise Unread("an action of the scenario was not read", file=fields.file, field=fields.name("ask"))
-        if kind == "action":
-            return {"step": moment(fields, "step", state, minimum=1)}
-        if kind == "value":
-            return value_question(fields, state)
-        if kind in AFTER_KINDS:
-            after = moment(fields, "after", state)
-            return {**self._asked(kind, fields, state, after), **({"after": after} if state.actions else {})}
-        return self._asked(kind, fields, state, 0)
+    def value_question(self, fields: Fields, state: State) -> dict[str, Any]:
+        """A `value` question (pyengine/games/lotr/actions.py)."""
+        return value_question(fields, state)
 
-    def _asked(self, kind: str, fields: Fields, state: State, after: int) -> dict[str, Any]:
+    def asked(self, kind: str, fields: Fields, state: State, after: int) -> dict[str, Any]:
         """A question's parameters, the instances' zones checked where it is asked at the start (`after` 0)."""
         if kind == "play":
             return self._play(fields, state, after)

@@ -21,20 +21,6 @@ class LotrWords(CardWords):
                 "instance_extras": ["wounds", "active", "on"], "phases": list(PHASES),
                 "deck": {"leader": "ring_bearer", "leader_types": ["companion"]}}
 
-    def describe(self, evidence: clingo.Symbol, state: Any) -> str:
-        """As for every card game; in a scenario with actions an instance is described where the table writes it,
-        which a step may have changed since (the answer's value questions say where it lies after a step)."""
-        found = super().describe(evidence, state)
-        if evidence.name == "inst" and evidence.arguments and getattr(state, "actions", None):
-            return f"{found} (as the table writes it, before the steps)"
-        return found
-
-    def describe_param(self, key: str, value: Any, state: Any) -> str | None:
-        """As for every card game, and what a `value` question asks of an instance (`of`)."""
-        if key == "of" and isinstance(value, tuple) and len(value) == 2 and value[1] in state.instances:
-            return f"{value[0]}({value[1]}) ({state.instances[value[1]].card.label()})"
-        return super().describe_param(key, value, state)
-
     def zone_words(self, zone: str) -> str:
         """A zone's name as the document writes it."""
         return ZONE_NAMES.get(zone, zone)

@@ -13,7 +13,9 @@ from pyengine.core.asp import Const, Fact, Term, fact
 from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS
+from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
+from pyengine.games.common.steps import moment
 from pyengine.games.marvel.state import ENCOUNTER, State
 
 if TYPE_CHECKING:
@@ -51,16 +53,8 @@ class Action:
 
 
 def read_actions(reader: MarvelReader, state: State, fields: Fields, collected: Collected) -> None:
-    """A scenario's `actions:`, each read apart in the file's order (one not read keeps its place, marked unread)."""
-    for index, (item, line, column, path) in enumerate(fields.items("actions"), 1):
-        with collected.part():
-            try:
-                state.actions.append(read_action(reader, state, fields.entry(item, path, ACTION_FIELDS, line, column)))
-            except InputError:
-                state.actions.append(None)
-                state.unread.add(f"step {index}")
-                raise
-
+    """A scenario's `actions:`, each read apart in the file's order (pyengine.games.common.steps)."""
+    steps.read_actions(state, fields, collected, ACTION_FIELDS, lambda entry: read_action(reader, state, entry))
 
 def read_action(reader: MarvelReader, state: State, fields: Fields) -> Action:
     """One action: `{player: P, KIND: ID}`, KIND one of play, discard, defeat, flip; `{player: P, reveal: ID}` or
@@ -120,16 +114,6 @@ def _revealed(reader: MarvelReader, state: State, fields: Fields) -> list[str]:
             raise fields.error("reveal", f"{ref!r} is {state.instances[ref].owner}'s card",
                                expected="encounter cards: a player reveals from the encounter deck")
     return refs
-
-
-def moment(fields: Fields, key: str, state: State, default: int = 0, minimum: int = 0) -> int:
-    """A step or moment a question names in `key`: from `minimum` to the scenario's number of actions."""
-    steps = len(state.actions)
-    found = fields.whole(key, default, minimum=minimum)
-    if found > steps:
-        raise fields.error(key, f"the scenario has {steps} actions",
-                           expected=f"a step from 1 to {steps}" if minimum else f"0 to {steps}")
-    return found
 
 
 def value_question(fields: Fields, state: State) -> dict[str, Any]:

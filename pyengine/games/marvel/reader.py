@@ -11,12 +11,12 @@ from pathlib import Path
 from typing import Any, ClassVar
 
 from pyengine.core.catalog import Card, Catalog
-from pyengine.core.errors import Collected, InputError, Unread, closest
+from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.core.resources import facts_dir
 from pyengine.core.text import title_key
 from pyengine.games.common.reader import CardReader, read_builtin
-from pyengine.games.marvel.actions import AFTER_KINDS, moment, read_actions, value_question
+from pyengine.games.marvel.actions import AFTER_KINDS, read_actions, value_question
 from pyengine.games.marvel.state import ENCOUNTER, ENCOUNTER_ZONES, FACES, TYPES, ZONES, Instance, State, faces
 from pyengine.games.marvel.terms import NAMED, TRAITED, WORDS, trait_key
 
@@ -103,6 +103,8 @@ def _is_hero(card: Card) -> bool:
 
 class MarvelReader(CardReader):
     """A Marvel Champions table, decklist and question read from their fields."""
+
+    after_kinds: ClassVar[tuple[str, ...]] = AFTER_KINDS
 
     state_fields: ClassVar[set[str]] = {"catalog", "cards", "players", "encounter", "decks", "actions"}
     deck_fields: ClassVar[set[str]] = {"catalog", "identity", "cards"}
@@ -243,23 +245,11 @@ class MarvelReader(CardReader):
         state = self.new_state(fields)
         return state, self._deck(state, fields, errors)
 
-    def parse_question(self, kind: str, fields: Fields, state: State) -> dict[str, Any]:
-        """A question's parameters, each checked against the state (the instance, cards, identities or deck it
-        names), those that do not depend on one another read apart; in a scenario with actions, the moment it is
-        asked at (the zones a question's instances lie in are checked only at the start: after a step the rules
-        find them)."""
-        if any(step is not None and step.startswith("step ") for step in state.unread):
-            raise Unread("an action of the scenario was not read", file=fields.file, field=fields.name("ask"))
-        if kind == "action":
-            return {"step": moment(fields, "step", state, minimum=1)}
-        if kind == "value":
-            return value_question(fields, state)
-        if kind in AFTER_KINDS:
-            after = moment(fields, "after", state)
-            return {**self._asked(kind, fields, state, after), **({"after": after} if state.actions else {})}
-        return self._asked(kind, fields, state, 0)
+    def value_question(self, fields: Fields, state: State) -> dict[str, Any]:
+        """A `value` question (pyengine/games/marvel/actions.py)."""
+        return value_question(fields, state)
 
-    def _asked(self, kind: str, fields: Fields, state: State, after: int) -> dict[str, Any]:
+    def asked(self, kind: str, fields: Fields, state: State, after: int) -> dict[str, Any]:
         """A question's parameters, the instances' zones checked where it is asked at the start (`after` 0)."""
         if kind == "play":
             ref = self.instance_ref(fields, "instance", state, expected="an instance id")

@@ -29,7 +29,7 @@ class MarvelWords(CardWords):
         owner = "the encounter" if inst.owner == ENCOUNTER else inst.owner
         return f"{inst.card.label()} [{inst.id}] in {owner}'s {inst.zone}"
 
-    def _describe_codes(self, key: str, value: Any, state: Any) -> str | None:
+    def describe_param(self, key: str, value: Any, state: Any) -> str | None:
         """As for every card game; a deck's cards as copies of each, a reprint's code beside the card it prints."""
         if key == "codes":
             return ", ".join(f"{count} \u00d7 {state.catalog.get(card).full_name} ("
@@ -38,23 +38,12 @@ class MarvelWords(CardWords):
         return super().describe_param(key, value, state)
 
     def describe(self, evidence: clingo.Symbol, state: Any) -> str:
-        """As for every card game; a card named by a reprint's code is shown by that code; in a scenario with
-        actions an instance is described where the table writes it, which a step may have changed since (the
-        answer's value questions say where it lies after a step)."""
+        """As for every card game; a card named by a reprint's code is shown by that code."""
         if evidence.name == "card" and evidence.arguments and evidence.arguments[0].string in state.written:
             card = state.catalog.get(evidence.arguments[0].string)
             dot = "\u2022" if card.unique else ""
             return f"{dot}{card.full_name} ({state.written[card.id]}, a reprint of {card.id})"
-        found = super().describe(evidence, state)
-        if evidence.name == "inst" and evidence.arguments and getattr(state, "actions", None):
-            return f"{found} (as the table writes it, before the steps)"
-        return found
-
-    def describe_param(self, key: str, value: Any, state: Any) -> str | None:
-        """As for every card game, and what a `value` question asks of an instance (`of`)."""
-        if key == "of" and isinstance(value, tuple) and len(value) == 2 and value[1] in state.instances:
-            return f"{value[0]}({value[1]}) ({state.instances[value[1]].card.label()})"
-        return self._describe_codes(key, value, state)
+        return super().describe(evidence, state)
 
     def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
         """The game's own evidence in words: what an identity shows (or has face down), a count of copies, a

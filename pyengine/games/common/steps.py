@@ -1,0 +1,35 @@
+"""What the card games share in reading a scenario with actions (docs/scenarios/steps.md): the actions, each read
+apart in the file's order, and a step or moment a question names. Which actions a game has, and what each reads,
+are the game's own (pyengine/games/<game>/actions.py); what an action does is its rules' (rules/<game>/steps/)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from pyengine.core.errors import Collected, InputError
+from pyengine.core.fields import Fields
+
+
+def read_actions(state: Any, fields: Fields, collected: Collected, allowed: set[str],
+                 read_one: Callable[[Fields], Any]) -> None:
+    """A scenario's `actions:`, each read apart in the file's order by `read_one` from its fields (`allowed`); one
+    not read keeps its place, marked unread (the questions naming a step then say so)."""
+    for index, (item, line, column, path) in enumerate(fields.items("actions"), 1):
+        with collected.part():
+            try:
+                state.actions.append(read_one(fields.entry(item, path, allowed, line, column)))
+            except InputError:
+                state.actions.append(None)
+                state.unread.add(f"step {index}")
+                raise
+
+
+def moment(fields: Fields, key: str, state: Any, default: int = 0, minimum: int = 0) -> int:
+    """A step or moment a question names in `key`: from `minimum` to the scenario's number of actions."""
+    steps = len(state.actions)
+    found = fields.whole(key, default, minimum=minimum)
+    if found > steps:
+        raise fields.error(key, f"the scenario has {steps} actions",
+                           expected=f"a step from 1 to {steps}" if minimum else f"0 to {steps}")
+    return found
