@@ -39,6 +39,22 @@ def _flow(item: dict[str, str]) -> str:
     return "{" + ", ".join(f"{key}: {value}" for key, value in item.items()) + "}"
 
 
+def _table(data: dict[str, Any], players: dict[str, dict[str, list[dict[str, Any]]]]) -> list[str]:
+    """The table's lines: its turn, its current site where it has one, and each player's zones in order."""
+    turn = data["turn"]
+    lines = [f"turn: {{player: {turn['player']}, phase: {turn['phase']}}}"]
+    if "current_site" in data:
+        lines.append(f"current_site: {data['current_site']}")
+    lines.append("players:")
+    for player, player_zones in players.items():
+        kept = [z for z in ZONE_ORDER if player_zones.get(z)]
+        lines.append(f"  {player}:" + ("" if kept else " {}"))
+        for zone in kept:
+            lines.append(f"    {zone}:")
+            lines += [f"      - {_flow(item)}" for item in player_zones[zone]]
+    return lines
+
+
 def rewrite(source: Path, card_type: Any) -> str:
     """The sequence file of one oracle file (`card_type`: a card id -> its type)."""
     text = source.read_text(encoding="utf-8")
@@ -55,17 +71,7 @@ def rewrite(source: Path, card_type: Any) -> str:
         zones["discard"].remove(borne)
         zones.setdefault("play", []).append({**borne, "borne_by": "x"})
     lines = [HEADER.rstrip("\n"), "game: lotr", "catalog: gemp", title, "cites: [p10]"]
-    turn = data["turn"]
-    lines.append(f"turn: {{player: {turn['player']}, phase: {turn['phase']}}}")
-    if "current_site" in data:
-        lines.append(f"current_site: {data['current_site']}")
-    lines.append("players:")
-    for player, player_zones in players.items():
-        kept = [z for z in ZONE_ORDER if player_zones.get(z)]
-        lines.append(f"  {player}:" + ("" if kept else " {}"))
-        for zone in kept:
-            lines.append(f"    {zone}:")
-            lines += [f"      - {_flow(item)}" for item in player_zones[zone]]
+    lines += _table(data, players)
     lines += ["actions:", f"  - {{player: {owner}, kill: x}}", "questions:"]
     question = data["questions"][0]
     comment = next(line.strip() for line in text.splitlines()
@@ -111,17 +117,7 @@ def rewrite_palantir(source: Path) -> str:
     played = question["instance"]
     actions.append(f"  - {{player: {owner_of(played)}, play: {played}}}")
     lines = [PALANTIR_HEADER.rstrip("\n"), "game: lotr", "catalog: gemp", title, "cites: [p28, p29, p30, p31]"]
-    turn = data["turn"]
-    lines.append(f"turn: {{player: {turn['player']}, phase: {turn['phase']}}}")
-    if "current_site" in data:
-        lines.append(f"current_site: {data['current_site']}")
-    lines.append("players:")
-    for player, player_zones in players.items():
-        kept = [z for z in ZONE_ORDER if player_zones.get(z)]
-        lines.append(f"  {player}:" + ("" if kept else " {}"))
-        for zone in kept:
-            lines.append(f"    {zone}:")
-            lines += [f"      - {_flow(item)}" for item in player_zones[zone]]
+    lines += _table(data, players)
     lines += ["actions:", *actions, "questions:"]
     steps = len(actions)
     lines += [f"  - {{id: step-{n}, ask: action, step: {n}, profile: gemp, expect: done}}" for n in range(1, steps)]

@@ -7,8 +7,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
+from pyengine.core.asp import Const, Fact, Term, fact
 from pyengine.core.errors import Collected, InputError
 from pyengine.core.fields import Fields
+from pyengine.games import LISTING_KINDS
 
 
 def read_actions(state: Any, fields: Fields, collected: Collected, allowed: set[str],
@@ -33,3 +35,29 @@ def moment(fields: Fields, key: str, state: Any, default: int = 0, minimum: int 
         raise fields.error(key, f"the scenario has {steps} actions",
                            expected=f"a step from 1 to {steps}" if minimum else f"0 to {steps}")
     return found
+
+
+def value_question(fields: Fields, state: Any, value_of: Callable[[Fields, Any], tuple[str, str]]) -> dict[str, Any]:
+    """A `value` question: the moment (`after:`) and what it asks (`of:`, read by the game's `value_of`), each read
+    apart."""
+    each = fields.apart()
+    after = each.value(lambda: moment(fields, "after", state), 0)
+    of = each.value(lambda: value_of(fields, state), ("", ""))
+    each.raise_any()
+    return {"after": after, "of": of}
+
+
+def question_facts(questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
+    """The facts of a scenario's questions over moments: the step an action question asks about, the moment any
+    other is asked at (a listing at its timeline's last moment, rules/<game>/steps/questions.lp), and what a value
+    question asks (of an instance, or a value of its own)."""
+    out: list[Fact] = []
+    for q, kind, params in questions:
+        if kind == "action":
+            out += [fact("q_action", q, params["step"] - 1), fact("q_at", q, params["step"] - 1)]
+        elif kind not in LISTING_KINDS:
+            out.append(fact("q_at", q, params.get("after", 0)))
+        if kind == "value":
+            name, instance = params["of"]
+            out.append(fact("q_value", q, Term(name, (instance,)) if instance else Const(name)))
+    return out

@@ -17,7 +17,6 @@ from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS
 from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
-from pyengine.games.common.steps import moment
 from pyengine.games.lotr.state import BORNE_TYPES, NAME, PHASES, State
 
 if TYPE_CHECKING:
@@ -178,13 +177,9 @@ def _via(reader: LotrReader, state: State, fields: Fields, kind: str) -> tuple[C
 
 
 def value_question(fields: Fields, state: State) -> dict[str, Any]:
-    """A `value` question: the moment (`after:`) and what it asks of an instance (`of: zone(ID)`, `wounds(ID)` or
-    `bearer(ID)`)."""
-    each = fields.apart()
-    after = each.value(lambda: moment(fields, "after", state), 0)
-    of = each.value(lambda: _value_of(fields, state), ("", ""))
-    each.raise_any()
-    return {"after": after, "of": of}
+    """A `value` question (pyengine.games.common.steps): the moment and what it asks of an instance
+    (`of: zone(ID)`, `wounds(ID)` or `bearer(ID)`) or of the turn (`phase`, `turn`, `site`)."""
+    return steps.value_question(fields, state, _value_of)
 
 
 def _value_of(fields: Fields, state: State) -> tuple[str, str]:
@@ -242,12 +237,5 @@ def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -
             out.append(fact("choice", step, Const("via_instance"), action.via_instance))
         if action.on is not None:
             out.append(fact("choice", step, Const("on"), action.on))
-    for q, kind, params in questions:
-        if kind == "action":
-            out += [fact("q_action", q, params["step"] - 1), fact("q_at", q, params["step"] - 1)]
-        elif kind not in LISTING_KINDS:  # a listing is asked at its timeline's last moment (steps/questions.lp)
-            out.append(fact("q_at", q, params.get("after", 0)))
-        if kind == "value":
-            name, instance = params["of"]
-            out.append(fact("q_value", q, Term(name, (instance,)) if instance else Const(name)))
+    out += steps.question_facts(questions)
     return out

@@ -15,7 +15,6 @@ from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS
 from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
-from pyengine.games.common.steps import moment
 from pyengine.games.marvel.state import ENCOUNTER, State
 
 if TYPE_CHECKING:
@@ -117,12 +116,9 @@ def _revealed(reader: MarvelReader, state: State, fields: Fields) -> list[str]:
 
 
 def value_question(fields: Fields, state: State) -> dict[str, Any]:
-    """A `value` question: the moment (`after:`) and what it asks of an instance (`of: zone(ID)` or `face(ID)`)."""
-    each = fields.apart()
-    after = each.value(lambda: moment(fields, "after", state), 0)
-    of = each.value(lambda: _value_of(fields, state), ("", ""))
-    each.raise_any()
-    return {"after": after, "of": of}
+    """A `value` question (pyengine.games.common.steps): the moment and what it asks of an instance
+    (`of: zone(ID)` or `face(ID)`)."""
+    return steps.value_question(fields, state, _value_of)
 
 
 def _value_of(fields: Fields, state: State) -> tuple[str, str]:
@@ -166,12 +162,5 @@ def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -
         if inst.zone == "identity":
             out += [fact("linked_face", inst.id, f) for f in inst.card.extra.get("linked_faces") or []
                     if f in state.catalog]
-    for q, kind, params in questions:
-        if kind == "action":
-            out += [fact("q_action", q, params["step"] - 1), fact("q_at", q, params["step"] - 1)]
-        elif kind not in LISTING_KINDS:  # a listing is asked at its timeline's last moment (steps/questions.lp)
-            out.append(fact("q_at", q, params.get("after", 0)))
-        if kind == "value":
-            name, instance = params["of"]
-            out.append(fact("q_value", q, Term(name, (instance,))))
+    out += steps.question_facts(questions)
     return out
