@@ -3,7 +3,8 @@
 Load a scenario from a file path (`Path` or `str`, in every function alike), a plain dict, or YAML text given
 as `load(text=...)`; ask its questions (`answer`), every play open to a
 player (`plays`), the explanation chain (`explain`), the smallest change that turns a verdict (`flip`), the
-board at every moment with its picture, for a game that draws one (`board`); ground a
+board at every moment (with its picture, for a game that draws one: `board`) and a moment written as a table of
+its own (`snapshot`); ground a
 card game's table once and ask it many times under any readings (`table`); validate
 decklists built in memory (`validate_deck`); list `readings` and `rules`; look cards up (`card`); export a
 conformance pack and compare an engine's verdicts with it (`conformance_export`, `conformance_compare`). Readings and
@@ -28,10 +29,10 @@ __all__ = [
     "CardInfo", "CensusResult", "CheckResult", "ChoiceInfo", "CompareResult", "ConsistencyResult", "DeckResult",
     "DecksResult", "EdgeCasesResult", "Explanation", "ExportResult", "FactsResult", "FlipResult", "ImportResult",
     "InputError", "PackEntry", "PlayResult", "QuestionResult", "ReadingChoice", "ReadingInfo", "ReadingsResult",
-    "ReasonResult", "Result", "RuleInfo", "RuleStatement", "RulesResult", "ScenarioResult", "Source", "Table",
-    "VerdictRules", "answer", "board", "card", "census", "check", "check_decks", "conformance_compare",
+    "ReasonResult", "Result", "RuleInfo", "RuleStatement", "RulesResult", "ScenarioResult", "SnapshotResult", "Source",
+    "Table", "VerdictRules", "answer", "board", "card", "census", "check", "check_decks", "conformance_compare",
     "conformance_export", "consistency", "edge_cases", "explain", "facts", "flip", "import_source", "load", "plays",
-    "readings", "rules", "table", "validate_deck",
+    "readings", "rules", "snapshot", "table", "validate_deck",
 ]
 
 if TYPE_CHECKING:  # what an editor and a type checker see: every public name with its own signature
@@ -46,6 +47,7 @@ if TYPE_CHECKING:  # what an editor and a type checker see: every public name wi
         plays,
         readings,
         rules,
+        snapshot,
         table,
         validate_deck,
     )
@@ -77,6 +79,7 @@ if TYPE_CHECKING:  # what an editor and a type checker see: every public name wi
         RulesResult,
         RuleStatement,
         ScenarioResult,
+        SnapshotResult,
         Source,
         VerdictRules,
     )
@@ -119,6 +122,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "RuleStatement": ("pyengine.core.results", "RuleStatement"),
     "RulesResult": ("pyengine.core.results", "RulesResult"),
     "ScenarioResult": ("pyengine.core.results", "ScenarioResult"),
+    "SnapshotResult": ("pyengine.core.results", "SnapshotResult"),
     "Source": ("pyengine.core.results", "Source"),
     "Table": ("pyengine.core.answering", "Table"),
     "VerdictRules": ("pyengine.core.results", "VerdictRules"),
@@ -140,6 +144,7 @@ _HOME: dict[str, tuple[str, str]] = {
     "plays": ("pyengine.core.answering", "plays"),
     "readings": ("pyengine.core.answering", "readings"),
     "rules": ("pyengine.core.answering", "rules"),
+    "snapshot": ("pyengine.core.answering", "snapshot"),
     "table": ("pyengine.core.answering", "table"),
     "validate_deck": ("pyengine.core.answering", "validate_deck"),
 }

@@ -18,16 +18,21 @@ from pyengine.games import SPECS, boards, game_file
 SCHEMA_VERSION = 1
 DIALECT = "https://json-schema.org/draft/2020-12/schema"
 
+def _board_result(module: Any) -> type:
+    """The result a game's board module gives (the type its board_of returns)."""
+    return typing.get_type_hints(module.board_of)["return"]
+
+
 # The result each command prints with --json (`answer` is `explain --json`, the answers to a scenario).
-OUTPUTS: dict[str, type] = {
+OUTPUTS: dict[str, type | tuple[type, ...]] = {
     "answer": results.Explanation, "check": results.CheckResult, "plays": results.Explanation,
     "deck": results.DecksResult,
     "flip": results.FlipResult, "readings": results.ReadingsResult, "rules": results.RulesResult,
     "edge-cases": results.EdgeCasesResult, "census": results.CensusResult, "consistency": results.ConsistencyResult,
     "import": results.ImportResult,
     "facts": results.FactsResult,
-    # The games that draw a board share one result (today one game draws one).
-    "board": next(iter(boards().values())).BoardResult,
+    # A board is a game's own: one result for each kind of board module (a drawn board's, the card games' tables).
+    "board": tuple(dict.fromkeys(_board_result(m) for m in boards().values())),
     # The conformance kit: a pack's lines, and what `conformance export` and `conformance compare` print.
     "conformance-pack": results.PackEntry, "conformance-export": results.ExportResult,
     "conformance-compare": results.CompareResult,
@@ -92,7 +97,13 @@ def schema(name: str) -> dict[str, Any]:
     if name == "scenario":
         return _scenario_schema()
     defs: dict[str, Any] = {}
-    _define(OUTPUTS[name], defs)
-    root = defs.pop(OUTPUTS[name].__name__)
+    output = OUTPUTS[name]
+    if isinstance(output, tuple):  # one of several results, each in $defs
+        for one in output:
+            _define(one, defs)
+        root = {"oneOf": [{"$ref": f"#/$defs/{one.__name__}"} for one in output]}
+    else:
+        _define(output, defs)
+        root = defs.pop(output.__name__)
     return {"$schema": DIALECT, "$id": f"urn:pyengine:schema:{name}:{SCHEMA_VERSION}",
             "title": f"pyengine {name} --json output, version {SCHEMA_VERSION}", **root, "$defs": defs}

@@ -32,8 +32,8 @@ def _api() -> Any:
 
 # The options naming an output file, and those naming a folder a command fills, by command (a step of
 # `conformance` as `conformance STEP`).
-OUTPUT_FILES = {"check": ("junit_xml",), "census": ("report",), "board": ("svg",), "consistency": ("write_baseline",),
-                "conformance export": ("out",)}
+OUTPUT_FILES = {"check": ("junit_xml",), "census": ("report",), "board": ("svg", "snapshot"),
+                "consistency": ("write_baseline",), "conformance export": ("out",)}
 OUTPUT_FOLDERS = {"census": ("out",), "edge-cases": ("out",), "conformance compare": ("out",)}
 
 
@@ -288,6 +288,14 @@ def write_output(path: str, text: str, option: str) -> None:
 
 
 def cmd_board(args: argparse.Namespace) -> int:
+    if args.snapshot:
+        snapshot = _api().snapshot(Path(args.file), args.moment, args.readings, args.profile)
+        write_output(args.snapshot, snapshot.yaml, "--snapshot")
+        if args.json:
+            print(snapshot.to_json())
+        else:
+            print(f"moment {snapshot.moment} of {snapshot.file} written as a table in {args.snapshot}")
+        return 0
     result = _api().board(Path(args.file), args.readings, args.profile, args.moment)
     if args.svg:
         write_output(args.svg, result.svg(result.moments[-1].moment), "--svg")

@@ -327,11 +327,14 @@ def _game_commands(add: _Commands) -> None:
     add.readings_options(pl)
     pl.set_defaults(func=cmd_plays)
 
-    bd = add.command("board", help="the board of a scenario of a game that draws one, at every moment (or one), in "
-                               "words, as JSON, or drawn as an SVG picture")
+    bd = add.command("board", help="the board of a scenario at every moment (or one), in words, as JSON, drawn as an "
+                               "SVG picture (where the game draws one), or a moment written as a table of its own")
     bd.add_argument("file", metavar="FILE")
     bd.add_argument("--moment", type=int, metavar="N", help="only moment N: 0 the start, N after step N")
     bd.add_argument("--svg", metavar="FILE", help="draw the moment (default: after the last step) as SVG in FILE")
+    bd.add_argument("--snapshot", metavar="FILE",
+                    help="write the moment (default: after the last step) to FILE as a scenario table with no "
+                         "actions, asking the questions the scenario asks at that moment")
     through_links_option(bd)
     add.readings_options(bd)
     bd.set_defaults(func=cmd_board)

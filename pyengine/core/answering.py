@@ -28,6 +28,7 @@ from pyengine.core.results import (
     RuleInfo,
     RulesResult,
     ScenarioResult,
+    SnapshotResult,
     Source,
 )
 from pyengine.games import DOCUMENTS, GAME_NAMES, boards, registry
@@ -378,17 +379,32 @@ def card(game: str, reference: str, catalog: str = "builtin") -> CardInfo:
 @checked
 def board(source: Scenario | str | Path | dict[str, Any], readings: dict[str, str] | None = None,
           profile: str | None = None, moment: int | None = None) -> Any:
-    """The board of a scenario of a game that draws one, at every moment (only moment `moment`, 0 the start, N
+    """The board of a scenario of a game that gives one, at every moment (only moment `moment`, 0 the start, N
     after step N, when given) as the encodings find it, under its readings overlaid by `profile` and then
-    `readings`: a BoardResult of the game's board module, whose svg(moment) draws a moment."""
+    `readings`: the result of the game's board module, whose svg(moment) draws a moment (where the game draws one) and
+    snapshot(moment) writes one as a table of its own."""
     scenario = to_scenario(source)
     drawn = boards()
     if scenario.game.name not in drawn:
-        raise InputError(f"a {scenario.game.name} table has no board to draw", file=scenario.path, field="game",
-                         expected="a table of a game that draws its board: " + ", ".join(drawn))
+        raise InputError(f"a {scenario.game.name} table has no board", file=scenario.path, field="game",
+                         expected="a table of a game that gives its board: " + ", ".join(drawn))
     validate_choices(readings, profile)
     return drawn[scenario.game.name].board_of(scenario, overrides(scenario.game.name, readings, profile, scenario.path),
                                               moment)
+
+
+@checked
+def snapshot(source: Scenario | str | Path | dict[str, Any], moment: int | None = None,
+             readings: dict[str, str] | None = None, profile: str | None = None) -> SnapshotResult:
+    """A scenario's table at a moment (0 the start, N after step N; default: after its last step) as a scenario of its
+    own, for a game that gives its board: the state the steps up to it left as the encodings find it, no actions,
+    and the questions the scenario asks at that moment, under its readings overlaid by `profile` and then
+    `readings`."""
+    scenario = to_scenario(source)
+    shown = board(scenario, readings, profile, len(getattr(scenario.state, "actions", [])) if moment is None
+                  else moment)
+    at = shown.moments[-1]
+    return SnapshotResult(shown.file, at.moment, shown.snapshot(at.moment), list(getattr(at, "rests_on", [])))
 
 
 @checked

@@ -402,6 +402,31 @@ class ImportResult(Result):
 
 
 @dataclass
+class SnapshotResult(Result):
+    """A scenario's table at one moment written as a scenario of its own (`pyengine board --snapshot`): the moment
+    (0 the start, N after step N), the table as a file loads it, and the rules a reading decides that the steps
+    before it rested on (the table cannot say them: its header does)."""
+
+    file: str
+    moment: int
+    table: dict[str, Any]
+    rests_on: list[str]
+
+    @property
+    def yaml(self) -> str:
+        """The table as a scenario file: a header saying what it is, then the YAML."""
+        from pyengine.core.yamlio import dump
+
+        where = "at its start" if self.moment == 0 else f"after step {self.moment}"
+        head = [f"# The table of {self.file} {where}, written by `pyengine board --snapshot`: the state the steps",
+                "# left, no actions, and the questions the scenario asks at that moment (the rules of the steps that",
+                "# led there are not expected of them)."]
+        if self.rests_on:
+            head.append("# The steps before rested on rules a reading decides: " + ", ".join(self.rests_on) + ".")
+        return "\n".join(head) + "\n" + dump(self.table)
+
+
+@dataclass
 class FactsResult(Result):
     """The facts a scenario becomes."""
 

@@ -16,7 +16,7 @@ from pyengine.core.fields import Fields
 from pyengine.core.limits import limits
 from pyengine.core.text import printable
 from pyengine.core.yamlio import build_from_file, check_data
-from pyengine.games import GAME_DOCUMENTS, GAME_NAMES, LISTING_KINDS, Game
+from pyengine.games import GAME_DOCUMENTS, GAME_NAMES, LISTING_KINDS, MOMENT_KINDS, Game
 from pyengine.games import game as one_game
 
 COMMON_FIELDS = {"game", "title", "description", "cites", "readings", "profile", "questions"}
@@ -45,12 +45,16 @@ class Scenario:
     readings: dict[str, str]
     state: Any
     questions: list[Question] = field(default_factory=list)
+    # The table as it was given (the data its file loads into): what a snapshot of a later moment keeps as written.
+    data: Any = field(default=None, repr=False, compare=False)
 
     @property
     def over_moments(self) -> bool:
         """Whether the scenario is answered over moments (pyengine.core.stepwise): a game written over moments, or a
-        scenario with actions (a state without them is one moment, answered by the static encodings)."""
-        return self.game.timeline or bool(getattr(self.state, "actions", None))
+        scenario with actions or a question about a moment of one (MOMENT_KINDS); a state without them is one moment,
+        answered by the static encodings."""
+        return (self.game.timeline or bool(getattr(self.state, "actions", None))
+                or any(q.kind in MOMENT_KINDS for q in self.questions))
 
     @property
     def kb(self) -> kbase.KnowledgeBase:
@@ -213,7 +217,7 @@ def scenario_from_data(data: Any, file: str, default_title: str = "scenario",
         title = top.text("title") or default_title
     with collected.part():
         state = game.reader.parse_state(top, collected)
-    scenario = Scenario(file, game, title, cites, readings, state)
+    scenario = Scenario(file, game, title, cites, readings, state, data=data)
     seen: set[str] = set()
     items: list[tuple[Any, int | None, int | None, str]] = []
     with collected.part():

@@ -306,6 +306,12 @@ def check_data(data: Any, source: str, max_nodes: int = MAX_NODES, envelope: int
             stack.extend((child, depth + 1, f"{path}[{index}]") for index, child in enumerate(value))
 
 
+def dump(data: Any) -> str:
+    """Plain data (a table, a scenario) as the YAML text a person reads and this module loads back: keys in their
+    order, text as it is, long lines folded at 120 characters."""
+    return yaml.safe_dump(data, sort_keys=False, allow_unicode=True, width=120)
+
+
 def load_plain(text: str, source: str) -> Any:
     """Parse YAML text into plain dicts and lists, without line marks, when that is safe and quick: a text with
     no anchor, alias or tag character (so no alias bomb or explicit tag can hide in it), whose mappings have no

@@ -121,7 +121,8 @@ class GameSpec:
     sources: tuple[tuple[str, str], ...] = ()
     # Whether its document has a lint of its own in the consistency check (pyengine.games.<name>.lint).
     lint: bool = False
-    # Whether it draws its board at each moment of a scenario (pyengine.games.<name>.board: `pyengine board`).
+    # Whether it gives its board at each moment of a scenario, and a moment as a table of its own
+    # (pyengine.games.<name>.board: `pyengine board`, `--snapshot`).
     board: bool = False
     # Whether the search tools (edge-cases, flip, census) can search it: its GAME.search is a SearchView, not None.
     search: bool = True
@@ -143,8 +144,9 @@ class GameSpec:
 
 # The registry: the only place outside a game's own package that names a game or a document.
 SPECS = {spec.name: spec for spec in (
-    GameSpec("lotr", "lotr_unique", "lotr-tcg-unique.txt", sources=(("gemp", "GEMP's LOTR TCG card files (HJSON)"),)),
-    GameSpec("marvel", "marvel_unique", "marvel-champions-einzigartig.de.txt",
+    GameSpec("lotr", "lotr_unique", "lotr-tcg-unique.txt", board=True,
+             sources=(("gemp", "GEMP's LOTR TCG card files (HJSON)"),)),
+    GameSpec("marvel", "marvel_unique", "marvel-champions-einzigartig.de.txt", board=True,
              sources=(("marvelsdb", "MarvelCDB's JSON data"),)),
     GameSpec("dfm", "dfm_allies", "duel-for-middle-earth-allies.txt", lint=True, board=True,
              sources=(("vermihunter", "the base game as Vermihunter/lotr-duel-for-middle-earth transcribes it "
@@ -167,6 +169,9 @@ SOURCE_HELP = {source: about for spec in SPECS.values() for source, about in spe
 # Question kinds answered by a list of tried actions, each with its own verdict (legal: open, or an outcome that
 # can happen) and reasons, instead of one verdict: `plays` (every action open), `outcomes` (a random step's).
 LISTING_KINDS = frozenset({"plays", "outcomes"})
+# Question kinds about a moment of a sequence (a step done or refused, a value after a step): a table without actions
+# asking one is answered over moments all the same, at its start.
+MOMENT_KINDS = frozenset({"action", "value"})
 
 
 def game(name: str) -> Game:
@@ -206,5 +211,6 @@ def lint(document: str) -> Any:
 
 
 def boards() -> dict[str, Any]:
-    """The board module of each game that draws one (board_of(scenario, overrides, moment) -> BoardResult)."""
+    """The board module of each game that gives one (board_of(scenario, overrides, moment) -> a result with the
+    moments, their words and JSON, svg(moment) and snapshot(moment))."""
     return {name: import_module(f"pyengine.games.{name}.board") for name, spec in SPECS.items() if spec.board}

@@ -14,15 +14,13 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-import yaml
-
 from pyengine import api
 from pyengine.core import kb as kbase
 from pyengine.core.answering import overrides, plays_many, plays_table
 from pyengine.core.errors import InputError
 from pyengine.core.limits import limits
 from pyengine.core.scenario import Scenario, scenario_from_data
-from pyengine.core.yamlio import load_text
+from pyengine.core.yamlio import dump, load_text
 from pyengine.games import game_modules
 from pyengine.run.runner import held_bytes
 
@@ -259,7 +257,7 @@ def export(job: dict[str, Any]) -> Any:
         _table(job)
     except InputError as error:
         errors = [str(e) for e in error.all()]
-    return {"yaml": yaml.safe_dump(source, sort_keys=False, allow_unicode=True, width=120), "errors": errors}
+    return {"yaml": dump(source), "errors": errors}
 
 
 def parse(job: dict[str, Any]) -> Any:

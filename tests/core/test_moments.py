@@ -24,10 +24,11 @@ GAMES = ("lotr", "marvel")
 # With PYENGINE_EXHAUSTIVE=1 every file below; else every other repository file and every 40th GEMP state (the suite's
 # time: each comparison grounds a file twice).
 EVERY = 1 if os.environ.get("PYENGINE_EXHAUSTIVE") == "1" else 2
-# The files of one state (a file with actions is answered over moments from the start: tests/games/lotr/test_steps.py).
+# The files of one state (a file with actions, or asking a value, is answered over moments from the start:
+# tests/games/lotr/test_steps.py).
 FILES = sorted(p for p in SCENARIOS.rglob("*.yaml")
                if any(part.startswith(GAMES) for part in p.relative_to(SCENARIOS).parts[:-1])
-               and "\nactions:" not in p.read_text(encoding="utf-8"))[::EVERY]
+               and not any(w in p.read_text(encoding="utf-8") for w in ("\nactions:", "ask: value")))[::EVERY]
 # The GEMP oracle's states (those of round 2 and 3 among them).
 GEMP = sorted((CONFORMANCE / "gemp").rglob("*.yaml"))[::20 * EVERY] if (CONFORMANCE / "gemp").is_dir() else []
 

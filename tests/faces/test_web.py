@@ -115,7 +115,7 @@ def test_the_board_of_a_duel_table_at_a_moment_with_its_picture(client: TestClie
     late = client.post("/api/board", json={**_table(duel), "moment": 4})
     assert late.status_code == 400 and "no moment 4" in late.json()["error"]
     card_game = client.post("/api/board", json=_table(STING))
-    assert card_game.status_code == 400 and "no board to draw" in card_game.json()["error"]
+    assert card_game.status_code == 400 and "a lotr board is not drawn" in card_game.json()["error"]
 
 
 # Bad files whose fault belongs to files: a request carries Unicode text, and an empty text is not an empty file.

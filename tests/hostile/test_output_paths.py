@@ -24,6 +24,7 @@ FILE_OUTPUTS = {
     "census --report": ["census", "--game", "lotr", "--catalog", "builtin", "--states", "1", "--tries", "1",
                         "--compare", "default", "gemp", "--report"],
     "board --svg": ["board", str(ROOT / "examples" / "dfm_warg_and_elrond.yaml"), "--svg"],
+    "board --snapshot": ["board", str(ROOT / "tests" / "scenarios" / "lotr_steps" / "kill.yaml"), "--snapshot"],
     "consistency --write-baseline": ["consistency", "lotr_unique", "--no-search", "--write-baseline"],
     "conformance export --out": ["conformance", "export", STING, "--out"],
 }

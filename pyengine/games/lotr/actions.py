@@ -14,7 +14,7 @@ from pyengine.core.asp import Const, Fact, Term, fact
 from pyengine.core.catalog import Card
 from pyengine.core.errors import Collected, closest
 from pyengine.core.fields import Fields
-from pyengine.games import LISTING_KINDS
+from pyengine.games import LISTING_KINDS, MOMENT_KINDS
 from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
 from pyengine.games.lotr.state import BORNE_TYPES, NAME, PHASES, State
@@ -220,8 +220,9 @@ def reading_rules() -> tuple[Fact, ...]:
 
 def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
     """The facts of a scenario with actions: its number of steps, each step's action and choices, and the moment each
-    question is asked at (none for a scenario without actions: it is answered as one state)."""
-    if not state.actions:
+    question is asked at (none for a scenario without actions asking nothing about a moment, MOMENT_KINDS: it is
+    answered as one state)."""
+    if not state.actions and not any(kind in MOMENT_KINDS for _q, kind, _p in questions):
         return []
     # A listing (`plays`) reads only its own moment, the last one grounded: the steps after it are left out, so that
     # the state kept at its moment serves the next listing of the same actions (pyengine.core.moment_states).

@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 from pyengine.core.asp import Const, Fact, Term, fact
 from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
-from pyengine.games import LISTING_KINDS
+from pyengine.games import LISTING_KINDS, MOMENT_KINDS
 from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
 from pyengine.games.marvel.state import ENCOUNTER, State
@@ -146,8 +146,9 @@ def group_key(kind: str, params: dict[str, Any]) -> Any:
 
 def step_facts(state: State, questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fact]:
     """The facts of a scenario with actions: its number of steps, each step's action and choices, the cards linked
-    to an identity's hero side, and the moment each question is asked at (none without actions)."""
-    if not state.actions:
+    to an identity's hero side, and the moment each question is asked at (none without actions and questions
+    about a moment, MOMENT_KINDS)."""
+    if not state.actions and not any(kind in MOMENT_KINDS for _q, kind, _p in questions):
         return []
     cut = [p["after"] for _q, kind, p in questions if kind in LISTING_KINDS and "after" in p]
     actions = state.actions[:cut[0]] if cut else state.actions

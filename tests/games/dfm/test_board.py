@@ -96,9 +96,9 @@ def _data(path: Path) -> dict:
     return load_file(path, marks=False)
 
 
-def test_a_card_game_table_has_no_board_and_a_moment_out_of_range_is_refused() -> None:
-    with pytest.raises(InputError, match="no board"):
-        api.board(ROOT / "examples" / "judge_second_sting.yaml")
+def test_a_card_game_board_is_not_drawn_and_a_moment_out_of_range_is_refused() -> None:
+    with pytest.raises(InputError, match="a lotr board is not drawn"):
+        api.board(ROOT / "examples" / "judge_second_sting.yaml").svg(0)
     with pytest.raises(InputError, match="no moment 9"):
         api.board(WARG, moment=9)
 

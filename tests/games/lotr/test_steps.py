@@ -136,7 +136,8 @@ def measure_plays(steps: int, keep: bool = False) -> dict[str, list[str]]:
 
 def test_the_questions_of_a_file_without_actions_share_one_grounding_as_before() -> None:
     files = [p for p in (ROOT / "tests" / "scenarios").rglob("*.yaml")
-             if "lotr" in p.parent.name and "\nactions:" not in p.read_text(encoding="utf-8")]
+             if "lotr" in p.parent.name and "\nactions:" not in p.read_text(encoding="utf-8")
+             and "ask: value" not in p.read_text(encoding="utf-8")]
     assert len(files) > 50
     for path in files:
         scenario = load_scenario(path)
