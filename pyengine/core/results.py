@@ -451,7 +451,9 @@ class PackEntry(Result):
     """One line of a conformance pack: a question, its state resolved, and the knowledge base's verdict under the
     document's default (`default`) and under each profile. `expected` is the scenario file's own expectation,
     asked under the readings `expected_under`; `scenario` is the file with this question alone, for writing a
-    disagreement back as a test."""
+    disagreement back as a test. A line of a scenario with actions holds its `trace`: the moment it asks about, the
+    actions up to it (as the file writes them) and, under each side, the state they left there, resolved as `state`
+    is."""
 
     format: str
     id: str
@@ -465,6 +467,7 @@ class PackEntry(Result):
     expected_under: dict[str, str]
     verdicts: dict[str, PackVerdict]
     scenario: dict[str, Any]
+    trace: dict[str, Any] | None = _optional()
 
     def to_line(self) -> str:
         """The entry as one line of JSON."""
@@ -476,7 +479,8 @@ class PackEntry(Result):
         verdicts = data["verdicts"]
         if not isinstance(verdicts, dict) or not verdicts:
             raise TypeError("verdicts must be an object keyed by side")
-        entry = cls(**{f.name: data[f.name] for f in fields(cls) if f.name != "verdicts"},
+        entry = cls(**{f.name: data[f.name] for f in fields(cls) if f.name not in ("verdicts", "trace")},
+                    trace=data.get("trace"),
                     verdicts={str(side): PackVerdict(**v) for side, v in verdicts.items()})
         for name in ("id", "game", "file", "question", "ask"):
             if not isinstance(getattr(entry, name), str):

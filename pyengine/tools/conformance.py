@@ -6,8 +6,11 @@ states: all are scenario files) under the document's default and under each prof
 question (PackEntry): the state fully resolved (every instance with its card, owner, zone, bearer, the card it is
 stacked on, whether the rules found it active, its wounds; whose turn and which phase), the question, and the
 verdicts with their rule ids, paragraphs and the readings they rested on. Whether an instance is active is read
-from the rules (activity/3 of the game's state rules, through its `activity_view`), never decided here. The games
-over moments are left out: their questions are moments of a whole game, not states to put an engine in.
+from the rules (activity/3 of the game's state rules, through its `activity_view`), never decided here. A card
+table with actions is written as a trace: a line for every step (done or refused) and for each other question,
+each with the actions up to the moment it asks about and the state they left there under each side (the board's
+snapshot of that moment, as the encodings find it, resolved as a state is). The games over moments are left out:
+their questions are moments of a whole game, not states to put an engine in.
 
 `compare` reads an engine's answers (one JSON line per question: its id and verdict), counts agreement per
 profile, and for the reference side per rule id and per reading, and writes each disagreement as a scenario file
@@ -24,6 +27,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
+from pyengine.core import answering
 from pyengine.core import kb as kbase
 from pyengine.core.arguments import checked
 from pyengine.core.catalog import Card
@@ -40,9 +44,9 @@ from pyengine.core.results import (
     PackVerdict,
     SkippedFile,
 )
-from pyengine.core.scenario import Scenario, load_scenario, named_paths, scenario_files
+from pyengine.core.scenario import Scenario, named_paths, scenario_files, scenario_from_data
 from pyengine.core.text import printable
-from pyengine.core.yamlio import load_file
+from pyengine.core.yamlio import build_from_file, load_file
 from pyengine.games import GAME_NAMES
 from pyengine.games import game as one_game
 from pyengine.tools.conformance_input import (
@@ -54,6 +58,8 @@ from pyengine.tools.conformance_input import (
     read_verdicts,
 )
 
+# The id of the question a trace's line asks about a step the file asks nothing about.
+STEP_ID = "step-{}"
 # The most bytes of a disagreement's file name before its number and `.yaml` (a file name holds at most 255).
 MAX_STEM_BYTES = 120
 
@@ -105,24 +111,58 @@ def _without_choices(scenario: Scenario) -> Scenario:
 
 
 def _entries(path: Path) -> Iterator[PackEntry]:
-    """The pack entries of one scenario file: each question answered under the default and every profile."""
-    scenario = load_scenario(path)
-    data = load_file(path, marks=False)
+    """The pack entries of one scenario file: each question answered under the default and every profile; of a
+    file with actions, also a question about every step it asks nothing about, each entry with its trace."""
+    data, scenario = build_from_file(path, lambda read: _read(read, path))
     kb = kbase.load(scenario.game.name)
     sides = {DEFAULT_SIDE: {}, **{name: dict(choices) for name, choices in sorted(kb.profiles.items())}}
     answered = answer_sides(_without_choices(scenario), list(sides.values()))
     state = _state(scenario, data)
+    after = {side: _states_after(scenario, choices) for side, choices in sides.items()} if data.get("actions") else {}
     raw_questions = {str(q.get("id", f"q{i}")): q for i, q in enumerate(data.get("questions") or [], 1)
                      if isinstance(q, dict)}
     for index, question in enumerate(scenario.questions):
         document = {k: v for k, v in data.items() if k != "questions"}
         document["questions"] = [raw_questions.get(question.id, {"id": question.id})]
+        moment = question.params["step"] if question.kind == "action" else question.params.get("after", 0)
         yield PackEntry(
             format=PACK_FORMAT, id=f"{path}::{question.id}", game=scenario.game.name, file=str(path),
             question=question.id, ask=question.kind, params=_plain(question.params), state=state,
             expected=question.expect, expected_under=dict(sorted({**scenario.readings, **question.readings}.items())),
             verdicts={side: _verdict(answers[index], kb) for side, answers in zip(sides, answered, strict=True)},
-            scenario=document)
+            scenario=document,
+            trace={"moment": moment, "actions": data["actions"][:moment],
+                   "after": {side: states[moment] for side, states in after.items()}} if after else None)
+
+
+def _read(data: Any, path: Path) -> tuple[dict[str, Any], Scenario]:
+    """A scenario file's data (with a question about every step, where it has actions) and the scenario it is."""
+    if isinstance(data, dict) and data.get("actions"):
+        data = _with_every_step(data)
+    return data, scenario_from_data(data, str(path), path.stem, checked=True)
+
+
+def _with_every_step(data: dict[str, Any]) -> dict[str, Any]:
+    """A file with actions, with a question about every step it asks nothing about (id STEP_ID, no expectation): a
+    trace's lines say each step's verdict."""
+    questions = [q for q in data.get("questions") or [] if isinstance(q, dict)]
+    covered = {q.get("step") for q in questions if q.get("ask") == "action"}
+    taken = {str(q.get("id")) for q in questions}
+    added = [{"id": STEP_ID.format(step), "ask": "action", "step": step} for step in range(1, len(data["actions"]) + 1)
+             if step not in covered and STEP_ID.format(step) not in taken]
+    return {**data, "questions": [*questions, *added]}
+
+
+def _states_after(scenario: Scenario, choices: dict[str, str]) -> list[dict[str, Any]]:
+    """The state at every moment of a scenario with actions under a side's choices, as the encodings find it (the
+    board's snapshot of each moment, without its questions), resolved as a state line is."""
+    board = answering.board(_without_choices(scenario), choices or None)
+    found = []
+    for moment in board.moments:
+        table = {k: v for k, v in board.snapshot(moment.moment).items() if k != "questions"}
+        found.append(_state(scenario_from_data(table, f"{scenario.path}@{moment.moment}", questions_required=False),
+                            table))
+    return found
 
 
 @checked
@@ -142,10 +182,6 @@ def export(paths: Iterable[str | Path], out: str | Path, progress: Any = None) -
             if game in GAME_NAMES and one_game(game).timeline:
                 skipped.append(SkippedFile(str(path), f"a {game} scenario asks about moments of a whole game; "
                                                       "packs hold the card games' states"))
-            elif isinstance(data, dict) and data.get("actions"):
-                skipped.append(SkippedFile(str(path), f"a {game} scenario with actions asks about the moments after "
-                                                      "its steps; packs hold one state each (traces are not written "
-                                                      "yet)"))
             else:
                 entries.extend(_entries(path))
         except InputError as error:

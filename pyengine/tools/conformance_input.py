@@ -41,6 +41,7 @@ MAX_DEPTH = 64
 MAX_SUGGESTED = 20_000
 PACK_FIELDS = tuple(f.name for f in fields(PackEntry))
 SIDE_FIELDS = tuple(f.name for f in fields(PackVerdict))
+TRACE_FIELDS = ("moment", "actions", "after")
 VERDICT_LINE_FIELDS = ("id", "verdict", "note")
 # A listing's sets of play ids, in the order a verdict holds them.
 LISTING_SETS = ("legal", "illegal")
@@ -351,7 +352,7 @@ def check_entry(place: Place, value: dict[str, Any]) -> PackEntry:
     if value.get("format") != PACK_FORMAT:
         raise place.error("format", f"format {shown(value.get('format'))}",
                           f"{PACK_FORMAT!r} (export the pack again with this pyengine)")
-    _fields(place, value, "", PACK_FIELDS)
+    _fields(place, value, "", PACK_FIELDS, optional=("trace",))
     game = _game(place, value["game"])
     ask = _kind(place, value["ask"], game)
     qid, file, question = (_text(place, value[name], name) for name in ("id", "file", "question"))
@@ -364,7 +365,30 @@ def check_entry(place: Place, value: dict[str, Any]) -> PackEntry:
         expected=None if expected is None else check_verdict(place, expected, "expected", game, ask, whole=False),
         expected_under=_choices(place, value["expected_under"], "expected_under"),
         verdicts=_sides(place, value["verdicts"], game, ask),
-        scenario=_scenario(place, value["scenario"], game, ask, question))
+        scenario=_scenario(place, value["scenario"], game, ask, question),
+        trace=_trace(place, value["trace"], value["verdicts"]) if "trace" in value else None)
+
+
+def _trace(place: Place, value: Any, sides: dict[str, Any]) -> dict[str, Any]:
+    """A line's trace: the moment it asks about (a whole number), the actions up to it (one object each, as many as
+    the moment), and the state they left under each side of its verdicts (an object each)."""
+    trace = _object(place, value, "trace", "an object of moment, actions and after")
+    _fields(place, trace, "trace", TRACE_FIELDS)
+    moment, actions = trace["moment"], trace["actions"]
+    if not isinstance(moment, int) or isinstance(moment, bool) or moment < 0:
+        raise place.error("trace.moment", f"{shown(moment)}, not a moment", "a whole number from 0")
+    if not isinstance(actions, list) or len(actions) != moment:
+        raise place.error("trace.actions", f"{shown(actions)}, not the {moment} actions before the moment",
+                          f"a list of {moment} actions")
+    for index, action in enumerate(actions):
+        _object(place, action, f"trace.actions[{index}]", "an action as the scenario file writes it")
+    after = _object(place, trace["after"], "trace.after", "an object of side -> state")
+    if set(after) != set(sides):
+        raise place.error("trace.after", f"the sides {', '.join(sorted(after)) or 'none'}",
+                          "the sides of the line's verdicts: " + ", ".join(sorted(sides)))
+    for side, state in after.items():
+        _object(place, state, f"trace.after.{side}", "the state after the actions, resolved")
+    return trace
 
 
 def _digest(text: str) -> bytes:

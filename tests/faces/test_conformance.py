@@ -11,6 +11,7 @@ import jsonschema
 import pytest
 
 from conftest import ROOT
+from pyengine.core.yamlio import load_file
 from pyengine.schema import schema
 
 TABLES = [ROOT / "tests" / "scenarios" / "lotr" / name for name in ("per_player.yaml", "at_most.yaml")]
@@ -131,10 +132,43 @@ def test_export_of_a_bad_file_writes_nothing(cli, tmp_path: Path) -> None:
     assert not target.exists() and list(tmp_path.iterdir()) == []
 
 
-def test_export_skips_a_scenario_with_actions_and_says_why(cli, tmp_path: Path) -> None:
-    sequence = ROOT / "tests" / "scenarios" / "lotr_steps" / "kill.yaml"
+def test_a_scenario_with_actions_is_a_trace_compared_step_by_step(cli, tmp_path: Path) -> None:
+    sequence = ROOT / "tests" / "scenarios" / "lotr_steps" / "turn.yaml"
     target = tmp_path / "pack.jsonl"
     code, out, err = cli("conformance", "export", str(TABLES[0]), str(sequence), "--out", str(target))
-    assert code == 0, err
-    assert "of 1 files" in out and "kill.yaml" in out and "a lotr scenario with actions" in out
-    assert _lines(target) and "merry" not in target.read_text(encoding="utf-8")
+    assert code == 0 and "of 2 files" in out and "skipped" not in out, err
+    entries = [e for e in _lines(target) if e["file"] == str(sequence)]
+    steps = {e["params"]["step"]: e for e in entries if e["ask"] == "action"}
+    actions = load_file(sequence, marks=False)["actions"]
+    # A line for every step, whether the file asks about it or not; each holds the actions up to it and, under
+    # every side, the state they left.
+    assert sorted(steps) == list(range(1, len(actions) + 1))
+    for step, entry in steps.items():
+        assert entry["trace"]["moment"] == step and entry["trace"]["actions"] == actions[:step]
+        assert set(entry["trace"]["after"]) == set(entry["verdicts"])
+        jsonschema.Draft202012Validator(schema("conformance-pack")).validate(entry)
+    site = {e["question"]: e for e in entries}["site-after-5"]
+    assert site["trace"]["after"]["default"]["current_site"] == site["verdicts"]["default"]["verdict"] == "site-2"
+    assert site["state"].get("current_site") != "site-2"
+    # An engine that refuses a step the knowledge base does is told so, step by step, and the step is written back.
+    done = next(e for e in steps.values() if e["verdicts"]["default"]["verdict"] == "done")
+    verdicts = _verdicts(tmp_path / "engine.jsonl", _lines(target), "default", {done["id"]: "refused"})
+    code, out, _ = cli("conformance", "compare", str(target), str(verdicts), "--profile", "default", "--out",
+                       str(tmp_path / "found"))
+    assert code == 1 and f"DISAGREE {done['id']}: engine \"refused\"" in out
+    written = next((tmp_path / "found").glob("*.yaml"))
+    assert "actions:" in written.read_text(encoding="utf-8")
+    code, out, _ = cli("check", str(written))
+    assert code == 1 and "expected refused, got done" in out
+
+
+def test_a_damaged_trace_is_a_located_line(cli, tmp_path: Path) -> None:
+    sequence = ROOT / "tests" / "scenarios" / "lotr_steps" / "kill.yaml"
+    target = tmp_path / "pack.jsonl"
+    assert cli("conformance", "export", str(sequence), "--out", str(target))[0] == 0
+    lines = _lines(target)
+    lines[1]["trace"]["actions"] = lines[1]["trace"]["actions"][:-1] + [{}, {}]
+    target.write_text("".join(json.dumps(e) + "\n" for e in lines), encoding="utf-8")
+    verdicts = _verdicts(tmp_path / "engine.jsonl", lines, "default", {})
+    code, _, err = cli("conformance", "compare", str(target), str(verdicts))
+    assert code == 2 and f"{target}:2:" in err and "trace.actions" in err

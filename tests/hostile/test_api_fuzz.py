@@ -91,6 +91,7 @@ def _valid(tmp: Path) -> dict[str, tuple[Callable[..., Any], dict[str, Any]]]:
         "flip": (api.flip, {"source": STING, "question": api.load(STING).questions[0].id, "readings": None,
                             "profile": None, "progress": None}),
         "board": (api.board, {"source": DUEL, "readings": None, "profile": None, "moment": None}),
+        "snapshot": (api.snapshot, {"source": STING, "moment": None, "readings": None, "profile": None}),
         "validate_deck": (api.validate_deck, {"source": DECK, "game": "lotr", "catalog": None, "readings": None,
                                               "profile": None}),
         "readings": (api.readings, {"game": "lotr"}),
