@@ -467,7 +467,7 @@ class PackEntry(Result):
     expected_under: dict[str, str]
     verdicts: dict[str, PackVerdict]
     scenario: dict[str, Any]
-    trace: dict[str, Any] | None = _optional()
+    trace: dict[str, Any] | None = field(default=None, metadata=OMIT_NONE)
 
     def to_line(self) -> str:
         """The entry as one line of JSON."""

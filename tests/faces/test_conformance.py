@@ -167,7 +167,7 @@ def test_a_damaged_trace_is_a_located_line(cli, tmp_path: Path) -> None:
     target = tmp_path / "pack.jsonl"
     assert cli("conformance", "export", str(sequence), "--out", str(target))[0] == 0
     lines = _lines(target)
-    lines[1]["trace"]["actions"] = lines[1]["trace"]["actions"][:-1] + [{}, {}]
+    lines[1]["trace"]["actions"] = [*lines[1]["trace"]["actions"][:-1], {}, {}]
     target.write_text("".join(json.dumps(e) + "\n" for e in lines), encoding="utf-8")
     verdicts = _verdicts(tmp_path / "engine.jsonl", lines, "default", {})
     code, _, err = cli("conformance", "compare", str(target), str(verdicts))
