@@ -39,9 +39,9 @@ class CardWords:
         return None
 
     def describe(self, evidence: clingo.Symbol, state: Any) -> str:
-        """Evidence of a reason in words: an instance, a card, a pair, or a term of the game's own. In a scenario
-        with actions an instance is described where the table writes it, which a step may have changed since (the
-        answer's value questions say where it lies after a step)."""
+        """Evidence of a reason in words: an instance, a card, a pair, the player of a step, or a term of the game's
+        own. In a scenario with actions an instance is described where the table writes it, which a step may have
+        changed since (the answer's value questions say where it lies after a step)."""
         args = evidence.arguments
         if evidence.name == "inst" and args:
             instance = state.instances.get(args[0].string)
@@ -53,6 +53,8 @@ class CardWords:
             return describe_card(evidence, state.catalog)
         if evidence.name == "pair" and len(args) == 2:
             return f"{self.describe(args[0], state)} and {self.describe(args[1], state)}"
+        if evidence.name == "acted_by" and len(args) == 1:
+            return f"the step is {args[0].string}'s"
         return self.describe_term(evidence, state)
 
     def describe_term(self, evidence: clingo.Symbol, state: Any) -> str:

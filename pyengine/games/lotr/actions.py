@@ -37,8 +37,6 @@ ACTION_FIELDS = {"player", *ACTION_KINDS, "via", "on"}
 TURN_KINDS = ("phase", "turn")
 PAYING_KINDS = ("exert", "wound")
 VIA_KINDS = ("play", "stack")
-# The kinds only a card's owner acts on: played from, or taken into, their own hand.
-OWNER_KINDS = ("play", "take")
 # The question kinds of a scenario with actions, and the values a `value` question asks about (`of:`).
 STEP_KINDS = ("action", "value")
 VALUES = ("zone", "wounds", "bearer")
@@ -107,12 +105,8 @@ def read_action(reader: LotrReader, state: State, fields: Fields) -> Action:
     each.raise_any()
     if kind in TURN_KINDS:
         return Action(player, kind, instance)
-    owner = state.instances[instance].owner
-    if kind in OWNER_KINDS and player != owner:
-        raise fields.error("player", f"{instance!r} is {owner}'s card", expected=f"player: {owner}")
+    # Whose card it is, and whether a site may be played, are for the rules (rules/lotr/steps/play.lp, stack.lp).
     card = state.instances[instance].card
-    if kind == "play" and card.type == "site":
-        raise fields.error("play", f"{card.label()} is a site", expected="a card that is played: sites are not")
     if kind == "play" and on is not None and (card.type not in BORNE_TYPES or on == instance):
         raise fields.error("on", f"{card.label()} is a {card.type}, played on no bearer" if on != instance
                            else "a card is not played on itself",

@@ -40,7 +40,7 @@ class LotrWords(CardWords):
     def describe_term(self, evidence: clingo.Symbol, state: State) -> str:
         """The game's own evidence in words: the turn a player asks in, a count of a title's cards in a deck, the
         companions counted, one card counting as another, the order two cards came into play, a phase, the player a
-        turn passes to."""
+        turn passes to, a table without turn, a card's mark of activity."""
         args = evidence.arguments
         passing = any(a is not None and a.kind in ("phase", "turn") for a in state.actions)
         if evidence.name == "turn" and args and passing:  # steps pass the phase or turn: the table's are the start's
@@ -64,6 +64,10 @@ class LotrWords(CardWords):
             return f"the {args[0].name} phase"
         if evidence.name == "to_player" and len(args) == 1:
             return f"the turn of {args[0].string}"
+        if evidence.name == "no_turn" and not args:
+            return "the table gives no turn (whose turn it is, its phase)"
+        if evidence.name == "marked" and len(args) == 1:
+            return f"the table's mark of activity on {self.describe(clingo.Function('inst', [args[0]]), state)}"
         if evidence.name == "first" and len(args) == 2:
             return f"{self.describe(args[0], state)} in play first, then {self.describe(args[1], state)}"
         return _card_data_term(evidence) or self._instance_term(evidence, state) or str(evidence)

@@ -15,7 +15,7 @@ from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS, MOMENT_KINDS
 from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
-from pyengine.games.marvel.state import ENCOUNTER, State
+from pyengine.games.marvel.state import State
 
 if TYPE_CHECKING:
     from pyengine.games.marvel.reader import MarvelReader
@@ -70,11 +70,8 @@ def read_action(reader: MarvelReader, state: State, fields: Fields) -> Action:
                           else [reader.instance_ref(fields, kind, state)], [])
     via = each.value(lambda: _via(reader, state, fields, kind), None)
     each.raise_any()
-    instance = revealed[0]
-    owner = state.instances[instance].owner
-    if kind == "play" and player != owner:
-        raise fields.error("player", f"{instance!r} is {owner}'s card", expected=f"player: {owner}")
-    return Action(player, kind, instance, tuple(revealed[1:]), via)
+    # Whose card a play or a reveal names is for the rules (rules/marvel/steps/play.lp, reveal.lp).
+    return Action(player, kind, revealed[0], tuple(revealed[1:]), via)
 
 
 def _via(reader: MarvelReader, state: State, fields: Fields, kind: str) -> str | None:
@@ -108,10 +105,6 @@ def _revealed(reader: MarvelReader, state: State, fields: Fields) -> list[str]:
             refs.append(ref)
         if not refs:
             raise fields.error("reveal", "got an empty list", expected="an encounter instance id or a list of them")
-    for ref in refs:
-        if state.instances[ref].owner != ENCOUNTER:
-            raise fields.error("reveal", f"{ref!r} is {state.instances[ref].owner}'s card",
-                               expected="encounter cards: a player reveals from the encounter deck")
     return refs
 
 

@@ -57,6 +57,10 @@ def test_a_refused_step_changes_nothing() -> None:
     ("stack.yaml", "nothing-to-take", "copy-still-stacked", "stacked"),
     ("leave.yaml", "card-in-hand-not-returned", "aragorn-in-hand", "hand"),
     ("turn.yaml", "no-move-to-a-card-in-hand", "site-after-5", "site-2"),
+    ("turn.yaml", "alice-moves-nothing-in-bobs-turn", "site-after-11", "site-2"),
+    ("no_turn.yaml", "no-move-without-a-turn", "site-unchanged", "site-1"),
+    ("stack.yaml", "bob-does-not-take-alices-card", "copy-stacked-still", "stacked"),
+    ("play.yaml", "site-not-played", "site-still-in-the-adventure-deck", "adventure_deck"),
 ])
 def test_a_refused_step_of_each_family_changes_nothing(name: str, refused: str, unchanged: str, value: str) -> None:
     """The value a refused step's question asks after it is the one before it, every other fluent unchanged too."""
@@ -68,6 +72,26 @@ def test_a_refused_step_of_each_family_changes_nothing(name: str, refused: str, 
     data = scenario_data(STEPS / name)
     before, after = (fluents(data, n) for n in (step - 1, step))
     assert before == after
+
+
+@pytest.mark.parametrize(("action", "rule"), [
+    ({"player": "bob", "play": "merry"}, "lotr_own_card_only"),
+    ({"player": "bob", "take": "stacked-merry"}, "lotr_own_card_only"),
+    ({"player": "bob", "stack": "merry", "on": "shards"}, "lotr_own_card_only"),
+    ({"player": "alice", "play": "site"}, "lotr_site_not_played"),
+    ({"player": "bob", "phase": "shadow"}, "lotr_turn_player_acts"),
+])
+def test_whose_card_or_turn_it_is_is_the_rules_to_refuse_not_an_input_error(action: dict, rule: str) -> None:
+    """A play, take or stack of another player's card, a play of a site, and a phase passed by a player whose turn
+    it is not are read as any action, and refused by a rule of rules/lotr/steps/ (no legality decided in Python)."""
+    data = {"game": "lotr", "catalog": "gemp", "turn": {"player": "alice", "phase": "fellowship"},
+            "players": {"alice": {"hand": [{"id": "merry", "card": "1_302"}],
+                                  "support": [{"id": "shards", "card": "3_44"}],
+                                  "stacked": [{"id": "stacked-merry", "card": "1_302", "on": "shards"}],
+                                  "adventure_deck": [{"id": "site", "card": "7_335"}]}, "bob": {}},
+            "actions": [action], "questions": [{"id": "q", "ask": "action", "step": 1}]}
+    found = answer(scenario_from_data(data, "<hostile action>"))[0]
+    assert found.verdict == "refused" and found.rule_ids == [rule]
 
 
 def scenario_data(path: Path) -> dict:
@@ -111,7 +135,7 @@ def test_every_rule_only_steps_fire_is_expected_in_some_scenario_file() -> None:
     """A rule the edge-case search cannot draw (rule_step_only/1) is named in the expected reasons of some file."""
     step_only = sorted(r.id for r in kb.load("lotr").rules.values() if r.step_only)
     expected = " ".join(p.read_text(encoding="utf-8") for p in (ROOT / "tests" / "scenarios").rglob("*.yaml"))
-    assert len(step_only) == 18
+    assert len(step_only) == 24
     assert [rule for rule in step_only if not re.search(rf"rules: \[[^\]]*\b{rule}\b", expected)] == []
 
 

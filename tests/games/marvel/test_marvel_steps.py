@@ -58,7 +58,7 @@ def test_every_rule_only_steps_fire_is_expected_in_some_scenario_file() -> None:
     """A rule the edge-case search cannot draw (rule_step_only/1) is named in the expected reasons of some file."""
     step_only = sorted(r.id for r in kb.load("marvel").rules.values() if r.step_only)
     expected = " ".join(p.read_text(encoding="utf-8") for p in STEPS.glob("*.yaml"))
-    assert len(step_only) == 11
+    assert len(step_only) == 15
     assert [rule for rule in step_only if not re.search(rf"rules: \[[^\]]*\b{rule}\b", expected)] == []
 
 
@@ -73,7 +73,6 @@ def _table(actions: list[Any], questions: list[Any] | None = None) -> dict[str, 
 
 
 @pytest.mark.parametrize(("action", "field", "expected"), [
-    ({"player": "alice", "reveal": "black-cat"}, "reveal", "encounter cards"),
     ({"player": "alice", "play": "black-cat", "via": "peter"}, "via", "only with put_into_play"),
     ({"player": "alice", "put_into_play": "minion"}, "via", "instance whose effect"),
     ({"player": "alice", "discard": "blak-cat"}, "discard", "instance id"),
@@ -86,6 +85,20 @@ def test_a_bad_action_is_a_located_input_error(action: dict[str, Any], field: st
     errors = raised.value.all()
     assert any(field in (e.field or "") and expected in (e.expected or "") for e in errors), \
         [(e.field, e.expected) for e in errors]
+
+
+@pytest.mark.parametrize(("action", "rule"), [
+    ({"player": "alice", "reveal": "black-cat"}, "marvel_reveal_from_encounter_deck"),
+    ({"player": "bob", "play": "black-cat"}, "marvel_play_own_card"),
+    ({"player": "bob", "flip": "peter"}, "marvel_flip_own_identity"),
+])
+def test_whose_card_it_is_is_the_rules_to_refuse_not_an_input_error(action: dict[str, Any], rule: str) -> None:
+    """A reveal of a player's card, a play of another player's card and a flip of another player's identity are read
+    as any action, and refused by a rule of rules/marvel/steps/ (no legality decided in Python)."""
+    data = _table([action], [{"id": "q", "ask": "action", "step": 1}])
+    data["players"]["bob"] = {"identity": {"id": "carol", "card": "01010a"}}
+    found = answer(scenario_from_data(data, "<hostile action>"))[0]
+    assert found.verdict == "refused" and found.rule_ids == [rule]
 
 
 def test_a_value_question_names_a_moment_of_the_scenario() -> None:
