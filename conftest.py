@@ -3,6 +3,7 @@ file under tests/scenarios/ and examples/ (pyproject's pyengine_scenarios) as te
 
 from __future__ import annotations
 
+import os
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -16,6 +17,21 @@ from tests.paths import DATA, DFM_DATA, DOCS, GEMP_CARDS, MARVELSDB, not_found
 
 ROOT = Path(__file__).parent
 SCENARIO_FOLDERS = (ROOT / "tests" / "scenarios", ROOT / "examples")
+# Whether the property tests take every file rather than a sample (PYENGINE_EXHAUSTIVE=1).
+EXHAUSTIVE = os.environ.get("PYENGINE_EXHAUSTIVE") == "1"
+# The GEMP oracle's sequences (57 files of two shapes: kills, and the Palantír's replacement), each answered by its
+# own scenario test, all_answers and the snapshot test: the property tests that answer a file many times over (every
+# reading's choices, every play, a batch) take every GEMP_SEQ_SAMPLE-th of them, every one when EXHAUSTIVE.
+GEMP_SEQ = ROOT / "tests" / "scenarios" / "lotr_gemp_seq"
+GEMP_SEQ_SAMPLE = 6
+
+
+def thinned(paths: list[Path]) -> list[Path]:
+    """Scenario files with the GEMP oracle's sequences sampled (GEMP_SEQ_SAMPLE), unless EXHAUSTIVE."""
+    if EXHAUSTIVE:
+        return list(paths)
+    kept = [p for p in paths if p.parent == GEMP_SEQ][::GEMP_SEQ_SAMPLE]
+    return [p for p in paths if p.parent != GEMP_SEQ or p in kept]
 # The folder of the test session's catalog store, kept by the process that made it.
 _STORE_FOLDER = pytest.StashKey[Path]()
 
