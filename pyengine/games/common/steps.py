@@ -8,7 +8,7 @@ from collections.abc import Callable
 from typing import Any
 
 from pyengine.core.asp import Const, Fact, Term, fact
-from pyengine.core.errors import Collected, InputError
+from pyengine.core.errors import Collected, InputError, closest
 from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS
 
@@ -37,12 +37,17 @@ def moment(fields: Fields, key: str, state: Any, default: int = 0, minimum: int 
     return found
 
 
-def value_question(fields: Fields, state: Any, value_of: Callable[[Fields, Any], tuple[str, str]]) -> dict[str, Any]:
+# What a `value` question asks (`of:`): the value's name and its arguments (an instance id; a player and a zone;
+# none for a value of the turn).
+Asked = tuple[str, tuple[str, ...]]
+
+
+def value_question(fields: Fields, state: Any, value_of: Callable[[Fields, Any], Asked]) -> dict[str, Any]:
     """A `value` question: the moment (`after:`) and what it asks (`of:`, read by the game's `value_of`), each read
     apart."""
     each = fields.apart()
     after = each.value(lambda: moment(fields, "after", state), 0)
-    of = each.value(lambda: value_of(fields, state), ("", ""))
+    of = each.value(lambda: value_of(fields, state), ("", ()))
     each.raise_any()
     return {"after": after, "of": of}
 
@@ -58,6 +63,20 @@ def question_facts(questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fac
         elif kind not in LISTING_KINDS:
             out.append(fact("q_at", q, params.get("after", 0)))
         if kind == "value":
-            name, instance = params["of"]
-            out.append(fact("q_value", q, Term(name, (instance,)) if instance else Const(name)))
+            name, args = params["of"]
+            out.append(fact("q_value", q, Term(name, tuple(args)) if args else Const(name)))
     return out
+
+
+def zone_size(fields: Fields, text: str, owners: list[str], zones: tuple[str, ...]) -> Asked:
+    """`size(OWNER, ZONE)`: how many of an owner's instances lie in one of its zones (the zone a constant of the
+    rules)."""
+    inside = text[len("size("):-1] if text.startswith("size(") and text.endswith(")") else ""
+    owner, _, zone = (part.strip() for part in inside.partition(","))
+    if owner not in owners:
+        raise fields.error("of", f"no player {owner!r} in the state", expected="size(OWNER, ZONE), OWNER one of "
+                           + ", ".join(owners), suggestion=closest(owner, owners) if owner else None)
+    if zone not in zones:
+        raise fields.error("of", f"no zone {zone!r}", expected="size(OWNER, ZONE), ZONE one of " + ", ".join(zones),
+                           suggestion=closest(zone, zones) if zone else None)
+    return "size", (owner, Const(zone))

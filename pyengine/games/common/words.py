@@ -26,8 +26,11 @@ class CardWords:
     def describe_param(self, key: str, value: Any, state: Any) -> str | None:
         """A question parameter in words: an instance with its card, a card by its label, a list of cards, or each
         player's card; what a `value` question asks of an instance (`of`)."""
-        if key == "of" and isinstance(value, tuple) and len(value) == 2 and value[1] in state.instances:
-            return f"{value[0]}({value[1]}) ({state.instances[value[1]].card.label()})"
+        if key == "of" and isinstance(value, tuple) and len(value) == 2:
+            name, args = value
+            if len(args) == 1 and args[0] in state.instances:
+                return f"{name}({args[0]}) ({state.instances[args[0]].card.label()})"
+            return f"{name}({', '.join(args)})" if args else name
         if isinstance(value, str) and value in state.instances:
             return f"{value} ({state.instances[value].card.label()})"
         if isinstance(value, Card):

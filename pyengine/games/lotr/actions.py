@@ -17,7 +17,7 @@ from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS, MOMENT_KINDS
 from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
-from pyengine.games.lotr.state import BORNE_TYPES, NAME, PHASES, State
+from pyengine.games.lotr.state import BORNE_TYPES, NAME, PHASES, ZONES, State
 
 if TYPE_CHECKING:
     from pyengine.games.lotr.reader import LotrReader
@@ -172,27 +172,31 @@ def _via(reader: LotrReader, state: State, fields: Fields, kind: str) -> tuple[C
 
 def value_question(fields: Fields, state: State) -> dict[str, Any]:
     """A `value` question (pyengine.games.common.steps): the moment and what it asks of an instance
-    (`of: zone(ID)`, `wounds(ID)` or `bearer(ID)`) or of the turn (`phase`, `turn`, `site`)."""
+    (`of: zone(ID)`, `wounds(ID)` or `bearer(ID)`), of a zone (`size(PLAYER, ZONE)`) or of the turn (`phase`,
+    `turn`, `site`)."""
     return steps.value_question(fields, state, _value_of)
 
 
-def _value_of(fields: Fields, state: State) -> tuple[str, str]:
-    """What a `value` question asks: of an instance (zone | wounds | bearer, its id), or of the turn (phase, turn,
-    site: the id empty)."""
-    raw = fields.require("of", "zone(ID), wounds(ID), bearer(ID), phase, turn or site")
+def _value_of(fields: Fields, state: State) -> steps.Asked:
+    """What a `value` question asks: of an instance (zone | wounds | bearer, its id), of a zone (size, its owner
+    and name), or of the turn (phase, turn, site: no arguments)."""
+    raw = fields.require("of", "zone(ID), wounds(ID), bearer(ID), size(PLAYER, ZONE), phase, turn or site")
     text = raw if isinstance(raw, str) else ""
     if text in TURN_VALUES:
-        return text, ""
+        return text, ()
+    if text.startswith("size("):
+        return steps.zone_size(fields, text, state.players, ZONES)
     name, _, rest = text.partition("(")
     if name not in VALUES or not rest.endswith(")"):
         raise fields.error("of", f"got {raw!r}", expected="zone(ID), wounds(ID) or bearer(ID), ID an instance id; "
-                           "or phase, turn or site", suggestion=closest(text, TURN_VALUES) if text else None)
+                           "size(PLAYER, ZONE); or phase, turn or site",
+                           suggestion=closest(text, TURN_VALUES) if text else None)
     ref = rest[:-1].strip()
     check_read(state, ref, fields, "of")
     if ref not in state.instances:
         raise fields.error("of", f"no instance {ref!r} in the state", expected=f"{name}(ID), ID an instance id of "
                            "the state", suggestion=closest(ref, state.instances))
-    return name, ref
+    return name, (ref,)
 
 
 def group_key(kind: str, params: dict[str, Any]) -> Any:

@@ -15,7 +15,7 @@ from pyengine.core.fields import Fields
 from pyengine.games import LISTING_KINDS, MOMENT_KINDS
 from pyengine.games.common import steps
 from pyengine.games.common.reader import check_read
-from pyengine.games.marvel.state import State
+from pyengine.games.marvel.state import ENCOUNTER, ENCOUNTER_ZONES, ZONES, State
 
 if TYPE_CHECKING:
     from pyengine.games.marvel.reader import MarvelReader
@@ -110,17 +110,21 @@ def _revealed(reader: MarvelReader, state: State, fields: Fields) -> list[str]:
 
 def value_question(fields: Fields, state: State) -> dict[str, Any]:
     """A `value` question (pyengine.games.common.steps): the moment and what it asks of an instance
-    (`of: zone(ID)` or `face(ID)`)."""
+    (`of: zone(ID)` or `face(ID)`) or of a zone (`size(OWNER, ZONE)`, the owner a player or the encounter)."""
     return steps.value_question(fields, state, _value_of)
 
 
-def _value_of(fields: Fields, state: State) -> tuple[str, str]:
-    """What a `value` question asks of an instance: (zone | face, instance id)."""
-    raw = fields.require("of", "zone(ID) or face(ID)")
+def _value_of(fields: Fields, state: State) -> steps.Asked:
+    """What a `value` question asks: of an instance (zone | face, its id) or of a zone (size, its owner and name)."""
+    raw = fields.require("of", "zone(ID), face(ID) or size(OWNER, ZONE)")
     text = raw if isinstance(raw, str) else ""
+    if text.startswith("size("):
+        return steps.zone_size(fields, text, [*state.players, ENCOUNTER],
+                               tuple(dict.fromkeys(("identity", *ZONES, *ENCOUNTER_ZONES))))
     name, _, rest = text.partition("(")
     if name not in VALUES or not rest.endswith(")"):
-        raise fields.error("of", f"got {raw!r}", expected="zone(ID) or face(ID), ID an instance id")
+        raise fields.error("of", f"got {raw!r}", expected="zone(ID) or face(ID), ID an instance id; or "
+                           "size(OWNER, ZONE)")
     ref = rest[:-1].strip()
     check_read(state, ref, fields, "of")
     if ref not in state.instances:
@@ -128,7 +132,7 @@ def _value_of(fields: Fields, state: State) -> tuple[str, str]:
                            "the state", suggestion=closest(ref, state.instances))
     if name == "face" and state.instances[ref].zone != "identity":
         raise fields.error("of", f"{ref!r} is no identity", expected="face(ID), ID a player's identity")
-    return name, ref
+    return name, (ref,)
 
 
 def group_key(kind: str, params: dict[str, Any]) -> Any:
