@@ -105,6 +105,11 @@ class BoardMoment:
     allies: dict[str, dict[str, list[str]]]
     # The base-game assumptions the picture and the steps up to this moment rest on.
     assumptions: list[str]
+    # Every fluent at this moment by its term: a numeric one's value, True for a true/false one that holds (what a
+    # snapshot of the moment writes).
+    fluents: dict[Any, int | bool] = field(default_factory=dict, metadata={"internal": True})
+    # The rules a reading decides that the steps before this moment rested on (a snapshot's header names them).
+    rests_on: list[str] = field(default_factory=list, metadata={"internal": True})
 
 
 @dataclass
@@ -117,6 +122,11 @@ class BoardResult(Result):
     readings: Choices
     moments: list[BoardMoment]
     assumption_words: dict[str, str] = field(default_factory=dict)
+    # The scenario as read, the reading choices given besides its own, and the shown atoms about no moment (the
+    # layout's tokens, real cards' data): what a snapshot of a moment keeps and writes.
+    scenario: Scenario | None = field(default=None, metadata={"internal": True})
+    overrides: Choices = field(default_factory=dict, metadata={"internal": True})
+    described: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict, metadata={"internal": True})
 
     def _moment(self, moment: int) -> BoardMoment:
         found = next((m for m in self.moments if m.moment == moment), None)
@@ -133,7 +143,17 @@ class BoardResult(Result):
         """The board at one moment only, with the words of the assumptions it lists."""
         shown = self._moment(moment)
         return BoardResult(self.file, self.title, self.readings, [shown],
-                           {a: w for a, w in self.assumption_words.items() if a in shown.assumptions})
+                           {a: w for a, w in self.assumption_words.items() if a in shown.assumptions},
+                           self.scenario, self.overrides, self.described)
+
+    def snapshot(self, moment: int) -> dict[str, Any]:
+        """The table at a moment as a scenario of its own (pyengine.games.dfm.snapshot): the state the steps up to
+        it left, no actions, and the questions the scenario asks at that moment."""
+        from pyengine.games.dfm.snapshot import moment_table
+
+        if self.scenario is None:
+            raise InputError("a board read without its scenario has no snapshot", file=self.file, field="moment")
+        return moment_table(self.scenario, self._moment(moment), self.readings, self.overrides, self.described)
 
     def steps(self) -> list[dict[str, Any]]:
         """Each moment's step in words and its outcome (the start has none)."""
@@ -164,7 +184,12 @@ def board_of(scenario: Scenario, overrides: Choices | None = None, moment: int |
     moments = [_read_moment(scenario, shown, t, kb) for t in wanted]
     used = sorted({a for m in moments for a in m.assumptions})
     return BoardResult(scenario.path, scenario.title, dict(sorted(readings.items())), moments,
-                       {a: kb.assumptions[a] for a in used if a in kb.assumptions})
+                       {a: kb.assumptions[a] for a in used if a in kb.assumptions}, scenario, dict(overrides or {}),
+                       {name: shown.all(name) for name in DESCRIBED})
+
+
+# The shown atoms about no moment a snapshot reads (rules/dfm/board.lp).
+DESCRIBED = ("layout_token", "real_card_skill", "real_card_either", "real_card_colour", "token_race", "eagle_token")
 
 
 class Atoms:
@@ -234,7 +259,9 @@ def _read_moment(scenario: Scenario, atoms: Atoms, t: int, kb: kbase.KnowledgeBa
         tracks={"nazgul": values.get("nazgul", 0), "ring": values.get("ring", 0)},
         regions=regions, connections=connections,
         allies={p: {s: names for s, names in by.items() if names} for p, by in allies.items()},
-        assumptions=sorted(used))
+        assumptions=sorted(used),
+        fluents={**dict(atoms.at("num", t)), **{f: True for (f,) in atoms.at("holds", t)}},
+        rests_on=sorted({r for s, r in atoms.all("ruled_by") if s == t}))
 
 
 def _tokens_elsewhere(values: dict[Any, int], rows: dict[int, list[LayoutCard]], regions: list[Region],

@@ -50,7 +50,7 @@ from pyengine.games.dfm.values import (
 STATE_FIELDS = {"tokens", "tokens_gone", "taken", "coins", "reserve", "allies", "units", "connections", "nazgul",
                 "stacks", "alliance", "grey", "tiles", "discard_pile", "flags", "tokens_at", "ring", "symbols",
                 "fortresses", "extra_turns", "colours", "discards", "eagle", "cards", "deal", "skills",
-                "skill_choices", "pile", "alliance_tokens", "grey_cards", "sauron_steps"}
+                "skill_choices", "pile", "alliance_tokens", "grey_cards", "sauron_steps", "pairs_used"}
 # The counts of a state that are 0 when it does not give them.
 ZERO_UNLESS_GIVEN = ("discard_pile",)
 # The parts of a state that are none when it gives none of their fields (none_given/1: every answer names each, in
@@ -135,7 +135,8 @@ def _counts(state: State, fields: Fields) -> None:
 
 def _sides(state: State, fields: Fields) -> None:
     """What each side has: grey cards and skills, allies in each of their states, units by region, Alliance tokens
-    (counted by race, or real ones by id), race symbols and Fortresses."""
+    (counted by race, or real ones by id), race symbols, the pairs of them already used for a token, and
+    Fortresses."""
     facts = state.facts
     each = fields.apart()
     _skills(state, fields)
@@ -153,6 +154,7 @@ def _sides(state: State, fields: Fields) -> None:
     units = fields.sub("units", set(FACTIONS))
     alliance = fields.sub("alliance", set(FACTIONS))
     symbols = fields.sub("symbols", set(FACTIONS))
+    pairs = fields.sub("pairs_used", set(FACTIONS))
     fortresses = fields.sub("fortresses", set(FACTIONS))
     for player in FACTIONS:
         with each.part():
@@ -169,6 +171,9 @@ def _sides(state: State, fields: Fields) -> None:
         with each.part():
             for race, n in numbers(symbols, player, RACES).items():
                 facts.append(fact("init_num", term("symbols", Const(player), Const(race)), n))
+        with each.part():
+            for race, n in numbers(pairs, player, RACES).items():
+                facts.append(fact("init_num", term("pairs_used", Const(player), Const(race)), n))
         for item, line, column, path in fortresses.items(player):
             with each.part():
                 region = board_name(item, "region", file=fields.file, line=line, column=column, field=path)

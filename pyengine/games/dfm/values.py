@@ -38,6 +38,7 @@ BOOLEAN: dict[str, tuple[str, ...]] = {
     "fortress": ("faction", "region"), "face_up": ("number", "number"), "available": ("number", "number"),
     "three_used": ("faction",), "in_pile": ("card_id",), "token_out": ("token_id",),
     "holds_token": ("faction", "token_id"), "chain": ("faction", "chain_symbol"), "grey_card": ("faction", "card_id"),
+    "took": ("faction", "take_kind"),
     **{s: ("faction", "ally") for s in ALLY_STATES}}
 # Fluents the rules derive from the others, or that a state gives in a field of their own (the Eagle's one place,
 # `eagle:`; the discard pile's real cards, `pile:`; the real Alliance tokens held, `alliance_tokens:`): they can be
@@ -47,7 +48,7 @@ DERIVED = {"chapter", "face_up", "available", "eagle_at", "in_pile", "token_out"
 EAGLE_PLACES = (*FACTIONS, "top", "bottom")
 # The words of each kind of argument.
 WORDS = {"faction": FACTIONS, "race": RACES, "ally": tuple(ALLIES), "use": ("any", "discard", "play"),
-         "colour": COLOURS, "eagle_place": EAGLE_PLACES, "skill": SKILLS}
+         "colour": COLOURS, "eagle_place": EAGLE_PLACES, "skill": SKILLS, "take_kind": ("card", "tile")}
 
 
 def fits(value: Any, kind: str) -> bool:
