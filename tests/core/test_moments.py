@@ -23,7 +23,7 @@ SCENARIOS = ROOT / "tests" / "scenarios"
 GAMES = ("lotr", "marvel")
 # With PYENGINE_EXHAUSTIVE=1 every file below; else every third repository file and every 60th GEMP state (the
 # suite's time: each comparison grounds a file twice; every sequence file answers over moments besides, and its
-# snapshots as one state, tests/games/test_snapshots.py).
+# snapshots as one state, tests/games/test_card_snapshots.py).
 EVERY = 1 if os.environ.get("PYENGINE_EXHAUSTIVE") == "1" else 3
 # The files of one state (a file with actions, or asking a value, is answered over moments from the start:
 # tests/games/lotr/test_steps.py).
