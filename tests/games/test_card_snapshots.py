@@ -2,7 +2,8 @@
 table after step N written out as a snapshot (`pyengine board --snapshot`, pyengine/games/common/board.py) and
 answered as a table of its own, without actions, gives every question the sequence asks after N the verdict the
 sequence gives it (for a `plays` question, the same plays each with the same verdict), and rests on no rule the
-sequence's answer does not name besides the steps' own."""
+sequence's answer does not name besides the steps' own. Of the GEMP oracle's 57 sequences every sixth is taken
+(conftest's `thinned`), every one with PYENGINE_EXHAUSTIVE=1."""
 
 from __future__ import annotations
 
@@ -11,6 +12,7 @@ from pathlib import Path
 
 import pytest
 
+from conftest import thinned
 from pyengine.core import answering, engine, kb
 from pyengine.core.errors import InputError
 from pyengine.core.scenario import Scenario, load_scenario, scenario_from_data
@@ -19,9 +21,9 @@ from pyengine.core.yamlio import load_text
 ROOT = Path(__file__).resolve().parents[2]
 SCENARIOS = ROOT / "tests" / "scenarios"
 GAMES = ("lotr", "marvel")
-SEQUENCES = sorted(p for p in SCENARIOS.rglob("*.yaml")
-                   if p.relative_to(SCENARIOS).parts[0].startswith(GAMES)
-                   and "\nactions:" in p.read_text(encoding="utf-8"))
+SEQUENCES = thinned(sorted(p for p in SCENARIOS.rglob("*.yaml")
+                           if p.relative_to(SCENARIOS).parts[0].startswith(GAMES)
+                           and "\nactions:" in p.read_text(encoding="utf-8")))
 # The rules by which a sequence answers illegal the play of a card a step put in play: the reader refuses the same
 # question in a table as written (an input error naming the instance), so a snapshot cannot ask it.
 MIRRORED = {"lotr_play_not_out_of_play", "marvel_play_from_hand"}
@@ -76,7 +78,7 @@ def _compare(path: Path) -> int:
 
 def test_the_repository_has_sequences_of_both_games() -> None:
     assert {p.relative_to(SCENARIOS).parts[0].split("_")[0] for p in SEQUENCES} == set(GAMES)
-    assert len(SEQUENCES) >= 60
+    assert len(SEQUENCES) >= 25
 
 
 @pytest.mark.parametrize("path", SEQUENCES, ids=lambda p: str(p.relative_to(SCENARIOS)))
