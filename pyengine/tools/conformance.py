@@ -118,7 +118,9 @@ def _entries(path: Path) -> Iterator[PackEntry]:
     sides = {DEFAULT_SIDE: {}, **{name: dict(choices) for name, choices in sorted(kb.profiles.items())}}
     answered = answer_sides(_without_choices(scenario), list(sides.values()))
     state = _state(scenario, data)
-    after = {side: _states_after(scenario, choices) for side, choices in sides.items()} if data.get("actions") else {}
+    resolved: dict[str, dict[str, Any]] = {}
+    after = ({side: _states_after(scenario, choices, resolved) for side, choices in sides.items()}
+             if data.get("actions") else {})
     raw_questions = {str(q.get("id", f"q{i}")): q for i, q in enumerate(data.get("questions") or [], 1)
                      if isinstance(q, dict)}
     for index, question in enumerate(scenario.questions):
@@ -153,15 +155,21 @@ def _with_every_step(data: dict[str, Any]) -> dict[str, Any]:
     return {**data, "questions": [*questions, *added]}
 
 
-def _states_after(scenario: Scenario, choices: dict[str, str]) -> list[dict[str, Any]]:
+def _states_after(scenario: Scenario, choices: dict[str, str],
+                  resolved: dict[str, dict[str, Any]]) -> list[dict[str, Any]]:
     """The state at every moment of a scenario with actions under a side's choices, as the encodings find it (the
-    board's snapshot of each moment, without its questions), resolved as a state line is."""
+    board's snapshot of each moment, without its questions), resolved as a state line is; a table another side or
+    moment left alike is resolved once (`resolved`, by the table's text without its title and readings, which the
+    resolved state does not read)."""
     board = answering.board(_without_choices(scenario), choices or None)
     found = []
     for moment in board.moments:
         table = {k: v for k, v in board.snapshot(moment.moment).items() if k != "questions"}
-        found.append(_state(scenario_from_data(table, f"{scenario.path}@{moment.moment}", questions_required=False),
-                            table))
+        key = json.dumps({k: v for k, v in table.items() if k not in ("title", "readings")}, sort_keys=True)
+        if key not in resolved:
+            resolved[key] = _state(scenario_from_data(table, f"{scenario.path}@{moment.moment}",
+                                                      questions_required=False), table)
+        found.append(resolved[key])
     return found
 
 
