@@ -96,6 +96,18 @@ def symbol(value: str) -> clingo.Symbol:
     return clingo.parse_term(value)
 
 
+def python_value(symbol: clingo.Symbol) -> object:
+    """An atom's argument as a Python value: a number, a text, a name, or a compound term as a tuple of its name and
+    its arguments' values."""
+    if symbol.type == clingo.SymbolType.Number:
+        return symbol.number
+    if symbol.type == clingo.SymbolType.String:
+        return symbol.string
+    if not symbol.arguments:
+        return symbol.name
+    return (symbol.name, *(python_value(a) for a in symbol.arguments))
+
+
 def term(name: str, *args: Value) -> Term:
     """The term name(args...)."""
     return Term(name, tuple(args))

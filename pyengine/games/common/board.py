@@ -20,7 +20,7 @@ from typing import Any
 import clingo
 
 from pyengine.core import kb as kbase
-from pyengine.core.asp import fact
+from pyengine.core.asp import fact, python_value
 from pyengine.core.errors import InputError
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import Choices, Result
@@ -164,17 +164,6 @@ def card_board(scenario: Scenario, overrides: Choices | None, moment: int | None
                            _kept(scenario, overrides or {}), _asked(scenario))
 
 
-def _value(symbol: clingo.Symbol) -> Any:
-    """An atom's argument as a Python value: a number, a text, a name, or a compound term as a tuple."""
-    if symbol.type == clingo.SymbolType.Number:
-        return symbol.number
-    if symbol.type == clingo.SymbolType.String:
-        return symbol.string
-    if not symbol.arguments:
-        return symbol.name
-    return (symbol.name, *(_value(a) for a in symbol.arguments))
-
-
 def _read(atoms: list[clingo.Symbol]) -> tuple[dict[int, list[tuple[str, tuple[Any, ...]]]], dict[str, list[Any]]]:
     """The state atoms of each moment (name and arguments), and the step outcome atoms by name."""
     state_at: dict[int, list[tuple[str, tuple[Any, ...]]]] = {}
@@ -182,9 +171,9 @@ def _read(atoms: list[clingo.Symbol]) -> tuple[dict[int, list[tuple[str, tuple[A
     for atom in atoms:
         if atom.name == "next":
             held, moment = atom.arguments
-            state_at.setdefault(moment.number, []).append((held.name, tuple(_value(a) for a in held.arguments)))
+            state_at.setdefault(moment.number, []).append((held.name, tuple(python_value(a) for a in held.arguments)))
         else:
-            outcomes.setdefault(atom.name, []).append(tuple(_value(a) for a in atom.arguments))
+            outcomes.setdefault(atom.name, []).append(tuple(python_value(a) for a in atom.arguments))
     return state_at, outcomes
 
 

@@ -17,7 +17,7 @@ from xml.sax.saxutils import escape, quoteattr
 import clingo
 
 from pyengine.core import kb as kbase
-from pyengine.core.asp import Term
+from pyengine.core.asp import Term, python_value
 from pyengine.core.errors import InputError
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import Choices, Result, Source
@@ -199,7 +199,7 @@ class Atoms:
     def __init__(self, symbols: list[clingo.Symbol]):
         self.by_name: dict[str, list[tuple[Any, ...]]] = {}
         for symbol in symbols:
-            self.by_name.setdefault(symbol.name, []).append(tuple(_value(a) for a in symbol.arguments))
+            self.by_name.setdefault(symbol.name, []).append(tuple(python_value(a) for a in symbol.arguments))
 
     def at(self, name: str, moment: int) -> list[tuple[Any, ...]]:
         """The arguments but the last of the atoms `name(..., moment)`."""
@@ -207,16 +207,6 @@ class Atoms:
 
     def all(self, name: str) -> list[tuple[Any, ...]]:
         return self.by_name.get(name, [])
-
-
-def _value(symbol: clingo.Symbol) -> Any:
-    if symbol.type == clingo.SymbolType.Number:
-        return symbol.number
-    if symbol.type == clingo.SymbolType.String:
-        return symbol.string
-    if not symbol.arguments:
-        return symbol.name
-    return (symbol.name, *(_value(a) for a in symbol.arguments))
 
 
 def _read_moment(scenario: Scenario, atoms: Atoms, t: int, kb: kbase.KnowledgeBase) -> BoardMoment:
