@@ -4,10 +4,10 @@
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field, fields, is_dataclass
 from functools import cached_property
-from typing import TYPE_CHECKING, Any, TextIO
+from typing import TYPE_CHECKING, Any, Protocol, TextIO, TypeVar
 
 if TYPE_CHECKING:
     from pyengine.core.errors import InputError
@@ -18,6 +18,15 @@ StepProgress = Callable[[int, int, str], None]
 # Field metadata: left out of the JSON when None.
 OMIT_NONE = {"omit_none": True}
 Choices = dict[str, str]
+
+
+class _Moment(Protocol):
+    """A board at one moment, which its number names."""
+
+    moment: int
+
+
+MomentT = TypeVar("MomentT", bound=_Moment)
 
 
 def _plain(value: Any) -> Any:
@@ -399,6 +408,18 @@ class ImportResult(Result):
     store: str
     report: dict[str, Any]
     cards: int = field(default=0, metadata={"internal": True})
+
+
+def moment_of(moments: Sequence[MomentT], moment: int, file: str) -> MomentT:
+    """The board of one moment among a board's moments (each with its `moment` number), else an input error naming
+    the moments there are."""
+    from pyengine.core.errors import InputError
+
+    found = next((m for m in moments if m.moment == moment), None)
+    if found is None:
+        raise InputError(f"no moment {moment}", file=file, field="moment",
+                         expected=f"a moment from 0 (the start) to {max(m.moment for m in moments)}")
+    return found
 
 
 @dataclass

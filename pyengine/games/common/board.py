@@ -23,7 +23,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.asp import fact, python_value
 from pyengine.core.errors import InputError
 from pyengine.core.resources import rules_dir
-from pyengine.core.results import Choices, Result
+from pyengine.core.results import Choices, Result, moment_of
 from pyengine.core.scenario import Scenario
 
 # The table's parts a moment writes anew; every other part of the table a snapshot keeps as written (the game,
@@ -76,11 +76,7 @@ class CardBoardResult(Result):
     asked: list[tuple[int | None, dict[str, Any]]] = field(default_factory=list, metadata={"internal": True})
 
     def _moment(self, moment: int) -> CardMoment:
-        found = next((m for m in self.moments if m.moment == moment), None)
-        if found is None:
-            raise InputError(f"no moment {moment}", file=self.file, field="moment",
-                             expected=f"a moment from 0 (the start) to {max(m.moment for m in self.moments)}")
-        return found
+        return moment_of(self.moments, moment, self.file)
 
     def svg(self, moment: int) -> str:
         """A card table's board is given in words and as a table, never drawn."""

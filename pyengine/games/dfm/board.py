@@ -20,7 +20,7 @@ from pyengine.core import kb as kbase
 from pyengine.core.asp import Term, python_value
 from pyengine.core.errors import InputError
 from pyengine.core.resources import rules_dir
-from pyengine.core.results import Choices, Result, Source
+from pyengine.core.results import Choices, Result, Source, moment_of
 from pyengine.core.scenario import Scenario
 from pyengine.games.dfm.terms import ALLY_STATES, FACTIONS, RACES, REGIONS, TOKEN_PLACES
 
@@ -129,11 +129,7 @@ class BoardResult(Result):
     described: dict[str, list[tuple[Any, ...]]] = field(default_factory=dict, metadata={"internal": True})
 
     def _moment(self, moment: int) -> BoardMoment:
-        found = next((m for m in self.moments if m.moment == moment), None)
-        if found is None:
-            raise InputError(f"no moment {moment}", file=self.file, field="moment",
-                             expected=f"a moment from 0 (the start) to {max(m.moment for m in self.moments)}")
-        return found
+        return moment_of(self.moments, moment, self.file)
 
     def svg(self, moment: int) -> str:
         """The picture of one moment (a number of `moments`)."""
