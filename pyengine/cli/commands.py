@@ -288,6 +288,9 @@ def write_output(path: str, text: str, option: str) -> None:
 
 
 def cmd_board(args: argparse.Namespace) -> int:
+    if args.snapshot and args.svg:
+        raise InputError("--snapshot and --svg write one file each: ask for one at a time", field="--snapshot",
+                         expected="board FILE --snapshot OUT.yaml, or board FILE --svg OUT.svg")
     if args.snapshot:
         snapshot = _api().snapshot(Path(args.file), args.moment, args.readings, args.profile)
         write_output(args.snapshot, snapshot.yaml, "--snapshot")

@@ -306,6 +306,16 @@ def check_data(data: Any, source: str, max_nodes: int = MAX_NODES, envelope: int
             stack.extend((child, depth + 1, f"{path}[{index}]") for index, child in enumerate(value))
 
 
+def plain(data: Any) -> Any:
+    """Loaded data (the marked reading's mappings and sequences among it) as plain dicts and lists, which `dump`
+    writes."""
+    if isinstance(data, dict):
+        return {str(k): plain(v) for k, v in data.items()}
+    if isinstance(data, list | tuple):
+        return [plain(v) for v in data]
+    return data
+
+
 def dump(data: Any) -> str:
     """Plain data (a table, a scenario) as the YAML text a person reads and this module loads back: keys in their
     order, text as it is, long lines folded at 120 characters."""

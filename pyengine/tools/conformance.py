@@ -150,8 +150,15 @@ def _with_every_step(data: dict[str, Any]) -> dict[str, Any]:
     questions = [q for q in data.get("questions") or [] if isinstance(q, dict)]
     covered = {q.get("step") for q in questions if q.get("ask") == "action"}
     taken = {str(q.get("id")) for q in questions}
-    added = [{"id": STEP_ID.format(step), "ask": "action", "step": step} for step in range(1, len(data["actions"]) + 1)
-             if step not in covered and STEP_ID.format(step) not in taken]
+    added = []
+    for step in range(1, len(data["actions"]) + 1):
+        if step in covered:
+            continue
+        name = STEP_ID.format(step)
+        while name in taken:  # the file's own question has that id: the step's takes another
+            name += "-step"
+        taken.add(name)
+        added.append({"id": name, "ask": "action", "step": step})
     return {**data, "questions": [*questions, *added]}
 
 

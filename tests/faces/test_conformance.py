@@ -172,3 +172,15 @@ def test_a_damaged_trace_is_a_located_line(cli, tmp_path: Path) -> None:
     verdicts = _verdicts(tmp_path / "engine.jsonl", lines, "default", {})
     code, _, err = cli("conformance", "compare", str(target), str(verdicts))
     assert code == 2 and f"{target}:2:" in err and "trace.actions" in err
+
+
+def test_a_step_keeps_its_line_when_a_question_has_its_id(cli, tmp_path: Path) -> None:
+    data = load_file(ROOT / "tests" / "scenarios" / "lotr_steps" / "turn.yaml", marks=False)
+    data["questions"] = [{"id": "step-1", "ask": "value", "after": 1, "of": "phase"},
+                         *[q for q in data["questions"] if q.get("ask") != "action" or q.get("step") != 1]]
+    sequence = tmp_path / "clash.yaml"
+    sequence.write_text(json.dumps(data), encoding="utf-8")
+    target = tmp_path / "pack.jsonl"
+    assert cli("conformance", "export", str(sequence), "--out", str(target))[0] == 0
+    steps = {e["params"]["step"]: e["question"] for e in _lines(target) if e["ask"] == "action"}
+    assert steps[1] == "step-1-step" and "step-1" in {e["question"] for e in _lines(target) if e["ask"] == "value"}

@@ -140,3 +140,26 @@ def test_a_table_without_actions_is_its_own_snapshot() -> None:
         assert answering.snapshot(path).moment == 0 and not table.state.actions
         mine = {a.question.id: _view(a) for a in engine.answer(table, {})}
         assert mine and {a.question.id: _view(a) for a in engine.answer(snapshot, {})} == mine
+
+
+def test_a_table_read_with_marks_is_written_plainly(tmp_path: Path) -> None:
+    # An `&`, `*` or `!` anywhere in the text makes the reader keep its marks: the snapshot writes plain data all the
+    # same (it was an internal error).
+    marked = tmp_path / "marked.yaml"
+    marked.write_text("# Merry & Pippin\n" + (SCENARIOS / "lotr_steps" / "kill.yaml").read_text(encoding="utf-8"),
+                      encoding="utf-8")
+    written = answering.snapshot(marked, 1).yaml
+    assert scenario_from_data(load_text(written, "<snapshot>"), "<snapshot>").questions
+
+
+def test_a_zone_an_owner_has_not_is_refused_in_a_size(tmp_path: Path) -> None:
+    data = load_scenario(SCENARIOS / "marvel_steps" / "values_of_a_table.yaml").data
+    for of in ("size(encounter, identity)", "size(alice, villain_deck)"):
+        with pytest.raises(InputError, match="no zone"):
+            scenario_from_data({**data, "questions": [{"id": "q", "ask": "value", "of": of, "expect": "0"}]}, "<t>")
+
+
+def test_the_board_command_writes_one_file_at_a_time(cli, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    code, _, err = cli("board", str(SCENARIOS / "lotr_steps" / "kill.yaml"), "--snapshot", str(tmp_path / "s.yaml"),
+                       "--svg", str(tmp_path / "s.svg"))
+    assert code == 2 and "--snapshot and --svg" in err and list(tmp_path.iterdir()) == []

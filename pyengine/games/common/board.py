@@ -25,6 +25,7 @@ from pyengine.core.errors import InputError
 from pyengine.core.resources import rules_dir
 from pyengine.core.results import Choices, Result, moment_of
 from pyengine.core.scenario import Scenario
+from pyengine.core.yamlio import plain
 
 # The table's parts a moment writes anew; every other part of the table a snapshot keeps as written (the game,
 # its catalog, cites, readings, hypothetical cards, decks), its actions left out.
@@ -220,7 +221,7 @@ def _table(scenario: Scenario, held: list[tuple[str, tuple[Any, ...]]], moment: 
 def _kept(scenario: Scenario, overrides: Choices) -> dict[str, Any]:
     """The table's parts a moment does not write, as written; its readings with the choices given besides (those of
     its game), which the state after the steps rests on."""
-    data = scenario.data if isinstance(scenario.data, dict) else {"game": scenario.game.name}
+    data = plain(scenario.data) if isinstance(scenario.data, dict) else {"game": scenario.game.name}
     kept = {k: v for k, v in data.items() if k not in (*MOMENT_PARTS, "actions", "questions", "title")}
     ours = {k: v for k, v in overrides.items() if k in kbase.load(scenario.game.name).readings}
     if ours:
@@ -230,7 +231,7 @@ def _kept(scenario: Scenario, overrides: Choices) -> dict[str, Any]:
 
 def _asked(scenario: Scenario) -> list[tuple[int | None, dict[str, Any]]]:
     """Each question of the table as written, with the moment it is asked at (None: about a step)."""
-    data = scenario.data if isinstance(scenario.data, dict) else {}
+    data = plain(scenario.data) if isinstance(scenario.data, dict) else {}
     written = data.get("questions") or []
     if len(written) != len(scenario.questions):
         return []

@@ -68,14 +68,15 @@ def question_facts(questions: list[tuple[str, str, dict[str, Any]]]) -> list[Fac
     return out
 
 
-def zone_size(fields: Fields, text: str, owners: list[str], zones: tuple[str, ...]) -> Asked:
-    """`size(OWNER, ZONE)`: how many of an owner's instances lie in one of its zones (the zone a constant of the
-    rules)."""
+def zone_size(fields: Fields, text: str, owners: dict[str, tuple[str, ...]]) -> Asked:
+    """`size(OWNER, ZONE)`: how many of an owner's instances lie in one of its zones (`owners`: each owner's zones;
+    the zone a constant of the rules)."""
     inside = text[len("size("):-1] if text.startswith("size(") and text.endswith(")") else ""
     owner, _, zone = (part.strip() for part in inside.partition(","))
     if owner not in owners:
         raise fields.error("of", f"no player {owner!r} in the state", expected="size(OWNER, ZONE), OWNER one of "
-                           + ", ".join(owners), suggestion=closest(owner, owners) if owner else None)
+                           + ", ".join(owners), suggestion=closest(owner, list(owners)) if owner else None)
+    zones = owners[owner]
     if zone not in zones:
         raise fields.error("of", f"no zone {zone!r}", expected="size(OWNER, ZONE), ZONE one of " + ", ".join(zones),
                            suggestion=closest(zone, zones) if zone else None)

@@ -17,6 +17,7 @@ from typing import Any
 from pyengine.core.errors import InputError
 from pyengine.core.results import Choices
 from pyengine.core.scenario import Scenario
+from pyengine.core.yamlio import plain
 from pyengine.games.dfm.board import BoardMoment
 from pyengine.games.dfm.reader import NONE_UNLESS_GIVEN
 from pyengine.games.dfm.terms import ALLY_STATES, FACTIONS, TOKEN_PLACES
@@ -71,7 +72,7 @@ def moment_table(scenario: Scenario, moment: BoardMoment, readings: Choices, ove
     chapter, the turn and the state at the moment, and the questions asked at it (their moment and step rules left
     out). A question asked under other readings than the moment's asks about the moment those readings lead to:
     it is left out, and the table's description says so."""
-    written = _plain(scenario.data) if isinstance(scenario.data, Mapping) else {"game": scenario.game.name}
+    written = plain(scenario.data) if isinstance(scenario.data, Mapping) else {"game": scenario.game.name}
     where = "the start" if moment.moment == 0 else f"step {moment.moment}"
     table: dict[str, Any] = {"game": written.get("game", scenario.game.name),
                              "title": f"{scenario.title} (after {where})"}
@@ -345,12 +346,4 @@ def _tally(names: Iterable[str]) -> dict[str, int]:
         found[name] = found.get(name, 0) + 1
     return found
 
-
-def _plain(data: Any) -> Any:
-    """Loaded data as plain dicts and lists."""
-    if isinstance(data, Mapping):
-        return {str(k): _plain(v) for k, v in data.items()}
-    if isinstance(data, list | tuple):
-        return [_plain(v) for v in data]
-    return data
 

@@ -185,7 +185,7 @@ def _value_of(fields: Fields, state: State) -> steps.Asked:
     if text in TURN_VALUES:
         return text, ()
     if text.startswith("size("):
-        return steps.zone_size(fields, text, state.players, ZONES)
+        return steps.zone_size(fields, text, dict.fromkeys(state.players, ZONES))
     name, _, rest = text.partition("(")
     if name not in VALUES or not rest.endswith(")"):
         raise fields.error("of", f"got {raw!r}", expected="zone(ID), wounds(ID) or bearer(ID), ID an instance id; "

@@ -119,8 +119,8 @@ def _value_of(fields: Fields, state: State) -> steps.Asked:
     raw = fields.require("of", "zone(ID), face(ID) or size(OWNER, ZONE)")
     text = raw if isinstance(raw, str) else ""
     if text.startswith("size("):
-        return steps.zone_size(fields, text, [*state.players, ENCOUNTER],
-                               tuple(dict.fromkeys(("identity", *ZONES, *ENCOUNTER_ZONES))))
+        return steps.zone_size(fields, text, {**dict.fromkeys(state.players, ("identity", *ZONES)),
+                                              ENCOUNTER: ENCOUNTER_ZONES})
     name, _, rest = text.partition("(")
     if name not in VALUES or not rest.endswith(")"):
         raise fields.error("of", f"got {raw!r}", expected="zone(ID) or face(ID), ID an instance id; or "
