@@ -233,9 +233,11 @@ def _asked(scenario: Scenario) -> list[tuple[int | None, dict[str, Any]]]:
     """Each question of the table as written, with the moment it is asked at (None: about a step)."""
     data = plain(scenario.data) if isinstance(scenario.data, dict) else {}
     written = data.get("questions") or []
-    if len(written) != len(scenario.questions):
-        return []
-    return [(None if q.kind == "action" else q.params.get("after", 0), dict(entry))
+    if len(written) != len(scenario.questions):  # never left out silently: a snapshot would ask none of them
+        raise InputError("the scenario's questions are not there as written, so a snapshot cannot ask them",
+                         file=scenario.path, field="questions",
+                         expected="a scenario loaded from a file, YAML text or a dict (pyengine.load)")
+    return [(None if q.kind == "action" else q.params.get("after", 0), entry)
             for q, entry in zip(scenario.questions, written, strict=True)]
 
 
